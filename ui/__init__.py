@@ -1,0 +1,1 @@
+"""classroom-sim's desktop app (PySide6). It reaches the engine only through Simulation."""
