@@ -1,0 +1,77 @@
+"""Named accelerations: the entries of a body's list and of the world's shared list.
+
+Today every kind is a constant vector. A kind that depends on the state
+(a spring, drag, a central attraction) subclasses `Acceleration`, sets
+``constant = False`` and implements `at`; the World evaluates those every cycle.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+class Acceleration:
+    """One named entry of an acceleration list, in m/s²."""
+
+    constant = True
+
+    def __init__(self, name: str):
+        if not isinstance(name, str) or not name:
+            raise ValueError("name: must be a non-empty string")
+        self._name = name
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def at(self, positions: np.ndarray, velocities: np.ndarray, index: int) -> np.ndarray:
+        """The acceleration of body ``index`` in the given state, in m/s²."""
+        raise NotImplementedError
+
+
+class ConstantAcceleration(Acceleration):
+    """A fixed vector in m/s², such as gravity, wind or thrust.
+
+    >>> ConstantAcceleration("wind", (0.5, 0.0)).vector
+    array([0.5, 0. ])
+    """
+
+    def __init__(self, name: str, vector):
+        super().__init__(name)
+        self._vector = as_vector(vector, "vector")
+
+    @property
+    def vector(self) -> np.ndarray:
+        return self._vector.copy()
+
+    def at(self, positions, velocities, index):
+        return self._vector.copy()
+
+    def __repr__(self):
+        return f"ConstantAcceleration({self._name!r}, ({self._vector[0]!r}, {self._vector[1]!r}))"
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, ConstantAcceleration)
+            and other._name == self._name
+            and bool(np.array_equal(other._vector, self._vector))
+        )
+
+    __hash__ = None
+
+
+def as_vector(value, what: str) -> np.ndarray:
+    """A finite 2-vector of floats from any pair of real numbers; ValueError naming ``what`` otherwise."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 2:
+        raise ValueError(f"{what}: must be a vector of two numbers, got {value!r}")
+    out = []
+    for item in value:
+        if isinstance(item, bool) or not isinstance(item, (int, float, np.integer, np.floating)):
+            raise ValueError(f"{what}: must be a vector of two numbers, got {value!r}")
+        item = float(item)
+        if not math.isfinite(item):
+            raise ValueError(f"{what}: must be finite, got {value!r}")
+        out.append(item)
+    return np.array(out, dtype=float)

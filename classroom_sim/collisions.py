@@ -1,0 +1,423 @@
+"""Collisions: broad phase, overlap test, tilted-axis 1D response,
+half-overlap separation, and walls (SCENE_FORMAT.md, "Collisions").
+
+These are the loops of a step, compiled by numba (``nogil``, so that the GUI
+thread keeps painting while the physics thread is inside one). They work on
+the World's arrays: positions (m), velocities (m/s), accelerations (m/s²),
+radii (m) and inverse masses (1/kg, zero for a fixed body).
+
+- `candidate_pairs`: a uniform grid; no loop over all pairs.
+- `pair_parts`: how finely a step must be cut so that no pair can pass
+  through each other between two checks.
+- `move`: the integrator, with exact bounces off the walls.
+- `resolve_pairs`: the pairs in order, one by one, as SCENE_FORMAT.md says.
+- `contain`: nothing ends a step outside the box.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from . import integrators
+
+OVERLAP_TOLERANCE = 1e-12
+"""Relative to the sum of radii: a gap smaller than this counts as touching, not overlapping."""
+
+MAX_PASSES = 64
+"""Passes over the pairs in one (sub)step; a chain of collisions running against the
+pair order (Newton's cradle hit from the right) needs one per link."""
+
+_jit = njit(cache=True, nogil=True, error_model="numpy")
+_kinematic = _jit(integrators.kinematic)
+_semi_implicit_euler = _jit(integrators.semi_implicit_euler)
+_euler = _jit(integrators.euler)
+
+METHODS = {"kinematic": 0, "semi-implicit-euler": 1, "euler": 2}
+"""The integrators' codes for `move`."""
+
+
+# ---------------------------------------------------------------------------
+# Broad phase
+# ---------------------------------------------------------------------------
+
+@_jit
+def _grow(a, size):
+    out = np.empty(max(size, 2 * len(a)), np.int64)
+    out[: len(a)] = a
+    return out
+
+
+@_jit
+def _cells(pos, small, cell):
+    """Bin the ``small`` bodies into square cells of side at least ``cell``: each
+    body's cell column and row, the bodies in cell order with where each cell
+    starts, and the side used."""
+    n = pos.shape[0]
+    xmin, ymin, xmax, ymax = np.inf, np.inf, -np.inf, -np.inf
+    for i in range(n):
+        if small[i]:
+            xmin = min(xmin, pos[i, 0])
+            xmax = max(xmax, pos[i, 0])
+            ymin = min(ymin, pos[i, 1])
+            ymax = max(ymax, pos[i, 1])
+    # Keep the number of cells in proportion to the bodies, however far apart they are.
+    while ((xmax - xmin) / cell + 1.0) * ((ymax - ymin) / cell + 1.0) > 4.0 * n + 1024.0:
+        cell *= 2.0
+    ncx = int((xmax - xmin) / cell) + 1
+    ncy = int((ymax - ymin) / cell) + 1
+    cx = np.zeros(n, np.int64)
+    cy = np.zeros(n, np.int64)
+    start = np.zeros(ncx * ncy + 1, np.int64)
+    count = 0
+    for i in range(n):
+        if small[i]:
+            cx[i] = min(int((pos[i, 0] - xmin) / cell), ncx - 1)
+            cy[i] = min(int((pos[i, 1] - ymin) / cell), ncy - 1)
+            start[cx[i] * ncy + cy[i] + 1] += 1
+            count += 1
+    for c in range(ncx * ncy):
+        start[c + 1] += start[c]
+    fill = start[:-1].copy()
+    order = np.empty(count, np.int64)
+    for i in range(n):
+        if small[i]:
+            c = cx[i] * ncy + cy[i]
+            order[fill[c]] = i
+            fill[c] += 1
+    return cx, cy, ncx, ncy, start, order, cell
+
+
+@_jit
+def _grid_pairs(pos, extent, skip, small, cell, chosen):
+    """The pairs of two small bodies, one of them ``chosen``, from the grid.
+    With every body chosen they come out in (i, j) order."""
+    n = pos.shape[0]
+    cx, cy, ncx, ncy, start, order, cell = _cells(pos, small, cell)
+    out_i = np.empty(4 * n + 64, np.int64)
+    out_j = np.empty(4 * n + 64, np.int64)
+    near = np.empty(n, np.int64)
+    m = 0
+    for i in range(n):
+        if not (small[i] and chosen[i]):
+            continue
+        xi, yi, ei, si = pos[i, 0], pos[i, 1], extent[i], skip[i]
+        # A partner is small: within ei + cell/2 of i, a cell or more away for a chosen body grown large.
+        g = max(1, int(math.ceil((ei + 0.5 * cell) / cell)))
+        gy0 = max(cy[i] - g, 0)
+        gy1 = min(cy[i] + g, ncy - 1)
+        k = 0
+        for gx in range(max(cx[i] - g, 0), min(cx[i] + g + 1, ncx)):
+            # the cells of a column lie side by side in `order`
+            for s in range(start[gx * ncy + gy0], start[gx * ncy + gy1 + 1]):
+                j = order[s]
+                if j == i or (j < i and chosen[j]) or (si and skip[j]):
+                    continue
+                dx = pos[j, 0] - xi
+                dy = pos[j, 1] - yi
+                lim = ei + extent[j]
+                if dx * dx + dy * dy < lim * lim:
+                    # keep the partners of i in index order
+                    p = k
+                    while p > 0 and near[p - 1] > j:
+                        near[p] = near[p - 1]
+                        p -= 1
+                    near[p] = j
+                    k += 1
+        if m + k > len(out_i):
+            out_i = _grow(out_i, m + k)
+            out_j = _grow(out_j, m + k)
+        for p in range(k):
+            out_i[m + p] = min(i, near[p])
+            out_j[m + p] = max(i, near[p])
+        m += k
+    return out_i[:m], out_j[:m]
+
+
+@_jit
+def _large_pairs(pos, extent, skip, small, chosen):
+    """The pairs with a body that is not ``small`` and a ``chosen`` one, by checking
+    each large body against every body."""
+    n = pos.shape[0]
+    out_i = np.empty(64, np.int64)
+    out_j = np.empty(64, np.int64)
+    near = np.empty(n, np.int64)
+    m = 0
+    for i in range(n):
+        if small[i]:
+            continue
+        xi, yi, ei, si, ci = pos[i, 0], pos[i, 1], extent[i], skip[i], chosen[i]
+        k = 0
+        for j in range(n):
+            if j == i or (j < i and not small[j]) or (si and skip[j]) or not (ci or chosen[j]):
+                continue
+            dx = pos[j, 0] - xi
+            dy = pos[j, 1] - yi
+            lim = ei + extent[j]
+            if dx * dx + dy * dy < lim * lim:
+                near[k] = j
+                k += 1
+        if m + k > len(out_i):
+            out_i = _grow(out_i, m + k)
+            out_j = _grow(out_j, m + k)
+        for p in range(k):
+            out_i[m + p] = min(i, near[p])
+            out_j[m + p] = max(i, near[p])
+        m += k
+    return out_i[:m], out_j[:m]
+
+
+@_jit
+def pairs_with(pos, extent, skip, chosen):
+    """Every pair (i < j) with |x_i - x_j| < extent_i + extent_j that involves a
+    ``chosen`` body, except pairs of two ``skip`` bodies; sorted by (i, j).
+
+    ``extent`` is a body's radius grown by how far it may travel, so these are
+    the pairs that may touch. Bodies share a grid whose cells fit nine in ten
+    of them with room to spare; the few larger ones (a planet among pebbles)
+    are checked against every body.
+    """
+    n = pos.shape[0]
+    if n < 2:
+        empty = np.empty(0, np.int64)
+        return empty, empty
+    sample = np.sort(extent[:: max(1, n // 256)])
+    cell = 3.0 * sample[(9 * len(sample)) // 10]
+    small = extent <= 0.5 * cell
+    gi, gj = _grid_pairs(pos, extent, skip, small, cell, chosen)
+    every = chosen.all()
+    if every and small.all():
+        return gi, gj
+    li, lj = _large_pairs(pos, extent, skip, small, chosen)
+    pi = np.concatenate((gi, li))
+    pj = np.concatenate((gj, lj))
+    srt = np.argsort(pi * n + pj, kind="mergesort")
+    return pi[srt], pj[srt]
+
+
+@_jit
+def candidate_pairs(pos, extent, skip):
+    """Every pair (i < j) that may touch: `pairs_with` every body chosen."""
+    return pairs_with(pos, extent, skip, np.ones(pos.shape[0], np.bool_))
+
+
+@_jit
+def merge_pairs(ai, aj, bi, bj):
+    """The union of two lists of pairs, each sorted by (i, j), sorted and without repeats."""
+    out_i = np.empty(len(ai) + len(bi), np.int64)
+    out_j = np.empty(len(ai) + len(bi), np.int64)
+    p = q = m = 0
+    while p < len(ai) or q < len(bi):
+        if q == len(bi) or (p < len(ai) and (ai[p] < bi[q] or (ai[p] == bi[q] and aj[p] <= bj[q]))):
+            i, j = ai[p], aj[p]
+            p += 1
+        else:
+            i, j = bi[q], bj[q]
+            q += 1
+        if m == 0 or out_i[m - 1] != i or out_j[m - 1] != j:
+            out_i[m] = i
+            out_j[m] = j
+            m += 1
+    return out_i[:m], out_j[:m]
+
+
+# ---------------------------------------------------------------------------
+# Planning a step
+# ---------------------------------------------------------------------------
+
+@_jit
+def pair_parts(vel, acc, radius, pi, pj, t_body, target):
+    """For each pair, how many equal parts the time left until ``target`` must be
+    cut into so that the two move, relative to each other, no more than the
+    smaller of their radii in one part: then neither can pass through the other
+    between two checks."""
+    out = np.empty(len(pi), np.int64)
+    for k in range(len(pi)):
+        i, j = pi[k], pj[k]
+        span = target - min(t_body[i], t_body[j])
+        dvx = vel[j, 0] - vel[i, 0]
+        dvy = vel[j, 1] - vel[i, 1]
+        dax = acc[j, 0] - acc[i, 0]
+        day = acc[j, 1] - acc[i, 1]
+        travel = math.sqrt(dvx * dvx + dvy * dvy) * span + 0.5 * math.sqrt(dax * dax + day * day) * span * span
+        ratio = travel / min(radius[i], radius[j])
+        out[k] = 1 if not ratio > 1.0 else int(math.ceil(min(ratio, 1e9)))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Moving, and the walls
+# ---------------------------------------------------------------------------
+
+@_jit
+def _integrate(method, x, v, a, t):
+    if method == 0:
+        return _kinematic(x, v, a, t)
+    if method == 1:
+        return _semi_implicit_euler(x, v, a, t)
+    return _euler(x, v, a, t)
+
+
+@_jit
+def _off_wall(z0, w0, b, tau, e):
+    """One axis, in the wall's frame (z >= 0 inside, the wall at z = 0), for a body
+    that starts at z0 with velocity w0 and acceleration b and ends the step outside:
+    where it is and how fast it moves at the end of the step, having bounced once."""
+    z0 = max(z0, 0.0)
+    den = math.sqrt(max(w0 * w0 - 2.0 * b * z0, 0.0)) - w0
+    if z0 > 0.0 and den > 0.0:
+        s = 2.0 * z0 / den  # the first root of z0 + w0 s + b s²/2 = 0, stable
+    elif w0 < 0.0:
+        s = 0.0
+    elif b < 0.0:
+        s = -2.0 * w0 / b
+    else:
+        s = tau
+    s = min(max(s, 0.0), tau)
+    wc = w0 + b * s
+    if wc < 0.0:
+        wc = -e * wc
+    rest = tau - s
+    z = wc * rest + 0.5 * b * rest * rest
+    if z < 0.0:
+        # It would meet the wall again within the step, and again: it comes to rest on it.
+        return 0.0, 0.0
+    return z, wc + b * rest
+
+
+@_jit
+def _bounce_axis(x0, v0, a, tau, x1, v1, lo, hi, e):
+    if x1 < lo:
+        z, w = _off_wall(x0 - lo, v0, a, tau, e)
+        return lo + z, w
+    if x1 > hi:
+        z, w = _off_wall(hi - x0, -v0, -a, tau, e)
+        return hi - z, -w
+    return x1, v1
+
+
+@_jit
+def move(pos, vel, acc, idx, t_body, target, method, radius, movable, bounds, e_wall):
+    """Advance the bodies ``idx`` from their own times ``t_body`` to ``target`` by one
+    integrator step each, in place. A body whose step ends beyond a wall bounces
+    off it exactly: each axis is its own one-dimensional problem, solved along
+    x0 + v0 s + a s²/2. ``bounds`` is empty for a world without walls."""
+    walls = len(bounds) == 4
+    for i in idx:
+        tau = target - t_body[i]
+        if tau <= 0.0:
+            continue
+        x0, y0 = pos[i, 0], pos[i, 1]
+        vx0, vy0 = vel[i, 0], vel[i, 1]
+        x1, vx1 = _integrate(method, x0, vx0, acc[i, 0], tau)
+        y1, vy1 = _integrate(method, y0, vy0, acc[i, 1], tau)
+        if walls and movable[i]:
+            r = radius[i]
+            x1, vx1 = _bounce_axis(x0, vx0, acc[i, 0], tau, x1, vx1, bounds[0] + r, bounds[2] - r, e_wall)
+            y1, vy1 = _bounce_axis(y0, vy0, acc[i, 1], tau, y1, vy1, bounds[1] + r, bounds[3] - r, e_wall)
+        pos[i, 0], pos[i, 1] = x1, y1
+        vel[i, 0], vel[i, 1] = vx1, vy1
+        t_body[i] = target
+
+
+@_jit
+def contain(pos, vel, radius, movable, bounds, e_wall):
+    """Put every movable body back inside the box, reflecting an outward normal
+    velocity with ``e_wall``."""
+    for i in range(pos.shape[0]):
+        if not movable[i]:
+            continue
+        for k in range(2):
+            lo = bounds[k] + radius[i]
+            hi = bounds[k + 2] - radius[i]
+            if pos[i, k] < lo:
+                pos[i, k] = lo
+                if vel[i, k] < 0.0:
+                    vel[i, k] = -e_wall * vel[i, k]
+            elif pos[i, k] > hi:
+                pos[i, k] = hi
+                if vel[i, k] > 0.0:
+                    vel[i, k] = -e_wall * vel[i, k]
+
+
+# ---------------------------------------------------------------------------
+# Pairs: the tilted-axis 1D response and half-overlap separation
+# ---------------------------------------------------------------------------
+
+@_jit
+def resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors):
+    """Resolve the overlapping pairs among the candidates (pi, pj), one by one in
+    order, in place.
+
+    A pair that overlaps and approaches gets the 1D collision formula with
+    restitution ``e`` along the line of centres, its tangential parts kept;
+    every overlapping pair is then pushed apart along that line, half the
+    overlap each (a fixed body moves nothing, the other the whole overlap;
+    coincident centres part along +x). A push can make a neighbour overlap
+    while approaching (Newton's cradle): later passes resolve those among the
+    pairs of bodies that moved, so a chain passes its velocity on within the
+    step. Overlaps between bodies that do not approach each other and were
+    made by a push wait for the next step.
+
+    Each collision is written to ``log_ij`` (i, j) and ``log_vectors`` (normal,
+    v_i and v_j before) while there is room. Returns whether any velocity
+    changed and how many collisions there were.
+    """
+    n = pos.shape[0]
+    moved = np.zeros(n, np.bool_)
+    moving = np.zeros(n, np.bool_)
+    collided = False
+    count = 0
+    for p in range(MAX_PASSES):
+        resolved = False
+        for k in range(len(pi)):
+            i, j = pi[k], pj[k]
+            if p > 0 and not (moved[i] or moved[j] or moving[i] or moving[j]):
+                continue
+            dx = pos[j, 0] - pos[i, 0]
+            dy = pos[j, 1] - pos[i, 1]
+            r = radius[i] + radius[j]
+            lim = r * (1.0 - OVERLAP_TOLERANCE)
+            d2 = dx * dx + dy * dy
+            if not d2 < lim * lim:
+                continue
+            dist = math.sqrt(d2)
+            if dist > 0.0:
+                nx, ny = dx / dist, dy / dist
+            else:
+                nx, ny = 1.0, 0.0
+            ui = vel[i, 0] * nx + vel[i, 1] * ny
+            uj = vel[j, 0] * nx + vel[j, 1] * ny
+            if p > 0 and not ui > uj:
+                continue
+            wi, wj = inv_mass[i], inv_mass[j]
+            if ui > uj:
+                if count < len(log_ij):
+                    log_ij[count, 0], log_ij[count, 1] = i, j
+                    log_vectors[count, 0, 0], log_vectors[count, 0, 1] = nx, ny
+                    log_vectors[count, 1, 0], log_vectors[count, 1, 1] = vel[i, 0], vel[i, 1]
+                    log_vectors[count, 2, 0], log_vectors[count, 2, 1] = vel[j, 0], vel[j, 1]
+                count += 1
+                collided = True
+                # u_i' = u_i - (1 + e) (u_i - u_j) m_j / (m_i + m_j), written with inverse masses
+                impulse = (1.0 + e) * (ui - uj) / (wi + wj)
+                vel[i, 0] -= impulse * wi * nx
+                vel[i, 1] -= impulse * wi * ny
+                vel[j, 0] += impulse * wj * nx
+                vel[j, 1] += impulse * wj * ny
+            share_i = 0.0 if wi == 0.0 else (1.0 if wj == 0.0 else 0.5)
+            push = r - dist
+            pos[i, 0] -= share_i * push * nx
+            pos[i, 1] -= share_i * push * ny
+            pos[j, 0] += (1.0 - share_i) * push * nx
+            pos[j, 1] += (1.0 - share_i) * push * ny
+            moving[i] = True
+            moving[j] = True
+            resolved = True
+        if not resolved:
+            break
+        moved[:] = moving
+        moving[:] = False
+    return collided, count

@@ -1,0 +1,75 @@
+"""Snapshot: one instant of a World, frozen, with read-only arrays.
+
+Only snapshots cross threads: the physics thread builds one after a cycle and
+publishes it by a single reference assignment; readers never lock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def frozen(array, dtype=float) -> np.ndarray:
+    """A read-only copy of ``array``."""
+    out = np.array(array, dtype=dtype, copy=True)
+    out.flags.writeable = False
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class Snapshot:
+    """The state of every body at one instant. Units: s, m, m/s, m/s², kg.
+
+    ``masses`` holds ``inf`` for fixed bodies; ``kinetic_energy`` (J) and
+    ``momentum`` (kg·m/s) are totals over the movable bodies.
+    """
+
+    time: float
+    names: tuple
+    positions: np.ndarray
+    velocities: np.ndarray
+    accelerations: np.ndarray
+    masses: np.ndarray
+    radii: np.ndarray
+    colors: tuple
+    bounds: tuple | None
+    kinetic_energy: float
+    momentum: np.ndarray
+
+    @classmethod
+    def build(cls, time, names, positions, velocities, accelerations, masses, radii, colors, bounds):
+        """Copy the given arrays into a new, frozen Snapshot."""
+        masses = frozen(masses)
+        velocities = frozen(velocities).reshape(-1, 2)
+        movable = np.isfinite(masses)
+        m = masses[movable]
+        v = velocities[movable]
+        ke = float(0.5 * np.sum(m * np.einsum("ij,ij->i", v, v)))
+        p = frozen((m[:, None] * v).sum(axis=0) if len(m) else np.zeros(2))
+        return cls(
+            time=float(time),
+            names=tuple(names),
+            positions=frozen(positions).reshape(-1, 2),
+            velocities=velocities,
+            accelerations=frozen(accelerations).reshape(-1, 2),
+            masses=masses,
+            radii=frozen(radii),
+            colors=tuple(colors),
+            bounds=None if bounds is None else tuple(float(b) for b in bounds),
+            kinetic_energy=ke,
+            momentum=p,
+        )
+
+    @property
+    def fixed(self) -> np.ndarray:
+        """A boolean per body: True where the body is fixed."""
+        return ~np.isfinite(self.masses)
+
+    def index(self, name: str) -> int:
+        """The row of the named body; ValueError if there is none."""
+        return self.names.index(name)
+
+    def __len__(self) -> int:
+        return len(self.names)

@@ -1,0 +1,427 @@
+"""World: the bodies, the shared accelerations, the box and the settings; `step`.
+
+The World keeps every body's state in arrays (one row a body) so that a step
+moves all of them at once. `step(t)` applies the integrator once over t; it
+splits the step only where a contact may happen within it (and then only for
+the bodies that may touch) or where a sample time falls inside it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import collisions
+from .accelerations import Acceleration, ConstantAcceleration, as_vector
+from .body import PALETTE, Body
+from .integrators import INTEGRATORS
+from .snapshot import Snapshot
+
+EARTH_GRAVITY = (0.0, -9.81)
+
+
+def check_fraction(value, what: str) -> float:
+    """A number in [0, 1]; ValueError naming ``what`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{what}: must be a number from 0 to 1, got {value!r}")
+    value = float(value)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{what}: must be from 0 to 1, got {value!r}")
+    return value
+
+
+def check_bounds(bounds):
+    """A box (xmin, ymin, xmax, ymax) in m as a tuple of floats, or None; ValueError otherwise."""
+    if bounds is None:
+        return None
+    if isinstance(bounds, (str, bytes)) or not hasattr(bounds, "__len__") or len(bounds) != 4:
+        raise ValueError(f"bounds: must be [xmin, ymin, xmax, ymax], got {bounds!r}")
+    out = []
+    for b in bounds:
+        if isinstance(b, bool) or not isinstance(b, (int, float, np.integer, np.floating)) or not math.isfinite(b):
+            raise ValueError(f"bounds: must be four finite numbers, got {bounds!r}")
+        out.append(float(b))
+    if not (out[0] < out[2] and out[1] < out[3]):
+        raise ValueError(f"bounds: xmin must be < xmax and ymin < ymax, got {bounds!r}")
+    return tuple(out)
+
+
+class World:
+    """A 2D world of discs. Units: m, s, kg.
+
+    >>> w = World(gravity=(0.0, -10.0))
+    >>> w.add_body(Body("A", mass=1.0, radius=0.1, position=(0.0, 0.0)))
+    >>> w.step(1.0)
+    >>> w.body("A").position
+    array([ 0., -5.])
+    """
+
+    def __init__(self, gravity=EARTH_GRAVITY, bounds=None, restitution=1.0, wall_restitution=1.0,
+                 integrator="kinematic", accelerations=()):
+        self.time = 0.0
+        self._names: list[str] = []
+        self._index: dict[str, int] = {}
+        self._handles: list[Body] = []
+        self._pos = np.empty((0, 2))
+        self._vel = np.empty((0, 2))
+        self._mass = np.empty(0)
+        self._inv_mass = np.empty(0)
+        self._radius = np.empty(0)
+        self._shared_on = np.empty(0, dtype=bool)
+        self._colors: list[str] = []
+        self._own_acc: list[list[Acceleration]] = []
+        self._gravity = as_vector(gravity, "gravity")
+        self._shared: list[Acceleration] = []
+        for acc in accelerations:
+            self.add_acceleration(acc)
+        self._bounds = check_bounds(bounds)
+        self._restitution = check_fraction(restitution, "restitution")
+        self._wall_restitution = check_fraction(wall_restitution, "wall_restitution")
+        self.integrator = integrator
+        self._acc_dirty = True
+        self._acc_cache = np.empty((0, 2))
+        self._state_dependent = False
+        self._samplers: list = []
+        self.collision_report: list | None = None
+        """Set to a list to have each collision appended to it as
+        (time, name_i, name_j, normal, v_i before, v_j before)."""
+        self.lesson: dict = {}
+        """The scene file's lesson data ([lesson], [[controls]], [[steps]]), kept for saving."""
+
+    # -- settings ---------------------------------------------------------------
+    @property
+    def gravity(self) -> np.ndarray:
+        """The shared gravity vector in m/s²."""
+        return self._gravity.copy()
+
+    @gravity.setter
+    def gravity(self, value):
+        self._gravity = as_vector(value, "gravity")
+        self._acc_dirty = True
+
+    @property
+    def bounds(self):
+        """The box (xmin, ymin, xmax, ymax) in m, or None for no walls."""
+        return self._bounds
+
+    @bounds.setter
+    def bounds(self, value):
+        bounds = check_bounds(value)
+        if bounds is not None and len(self._radius):
+            widest = 2.0 * float(self._radius.max())
+            if bounds[2] - bounds[0] < widest or bounds[3] - bounds[1] < widest:
+                raise ValueError("bounds: the box is narrower than the largest body")
+        self._bounds = bounds
+
+    @property
+    def _bounds_array(self) -> np.ndarray:
+        return np.array(self._bounds if self._bounds is not None else (), dtype=float)
+
+    @property
+    def restitution(self) -> float:
+        """Body-body restitution, 0 (perfectly inelastic) to 1 (elastic)."""
+        return self._restitution
+
+    @restitution.setter
+    def restitution(self, value):
+        self._restitution = check_fraction(value, "restitution")
+
+    @property
+    def wall_restitution(self) -> float:
+        """Body-wall restitution, 0 to 1."""
+        return self._wall_restitution
+
+    @wall_restitution.setter
+    def wall_restitution(self, value):
+        self._wall_restitution = check_fraction(value, "wall_restitution")
+
+    @property
+    def integrator(self) -> str:
+        """"kinematic", "semi-implicit-euler" or "euler"."""
+        return self._integrator
+
+    @integrator.setter
+    def integrator(self, name):
+        if name not in INTEGRATORS:
+            raise ValueError(f"integrator: must be one of {', '.join(map(repr, INTEGRATORS))}, got {name!r}")
+        self._integrator = name
+
+    # -- shared accelerations --------------------------------------------------------
+    @property
+    def accelerations(self) -> tuple:
+        """The shared named accelerations besides gravity."""
+        return tuple(self._shared)
+
+    def add_acceleration(self, acceleration: Acceleration | str, vector=None) -> None:
+        """Add a shared named acceleration: ``world.add_acceleration("wind", (0.5, 0))``."""
+        if not isinstance(acceleration, Acceleration):
+            acceleration = ConstantAcceleration(acceleration, vector)
+        if any(a.name == acceleration.name for a in self._shared):
+            raise ValueError(f"accelerations: the name {acceleration.name!r} is used twice")
+        self._shared.append(acceleration)
+        self._acc_dirty = True
+
+    def remove_acceleration(self, name: str) -> None:
+        """Remove the named shared acceleration; KeyError if there is none."""
+        for k, acc in enumerate(self._shared):
+            if acc.name == name:
+                del self._shared[k]
+                self._acc_dirty = True
+                return
+        raise KeyError(f"the world has no shared acceleration named {name!r}")
+
+    # -- bodies ---------------------------------------------------------------------
+    @property
+    def bodies(self) -> tuple:
+        """Every body, in the order they were added."""
+        return tuple(self._handles)
+
+    @property
+    def names(self) -> tuple:
+        return tuple(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def body(self, name: str) -> Body:
+        """The named body; KeyError if there is none."""
+        try:
+            return self._handles[self._index[name]]
+        except KeyError:
+            raise KeyError(f"no body named {name!r}") from None
+
+    def add_body(self, body: Body) -> None:
+        """Add a standalone Body; from then on it is a handle onto this World."""
+        if body.world is not None:
+            raise ValueError(f"body {body.name!r} already belongs to a world")
+        if body.name in self._index:
+            raise ValueError(f"name: {body.name!r} is used by another body")
+        own = body._own
+        self._check_inside(own["position"], own["radius"])
+        color = own["color"] or PALETTE[len(self._names) % len(PALETTE)]
+        self._names.append(body.name)
+        self._index[body.name] = len(self._names) - 1
+        self._handles.append(body)
+        self._pos = np.vstack([self._pos, own["position"][None, :]])
+        self._vel = np.vstack([self._vel, own["velocity"][None, :]])
+        self._mass = np.append(self._mass, own["mass"])
+        self._inv_mass = np.append(self._inv_mass, 0.0 if math.isinf(own["mass"]) else 1.0 / own["mass"])
+        self._radius = np.append(self._radius, own["radius"])
+        self._shared_on = np.append(self._shared_on, own["gravity"])
+        self._colors.append(color)
+        self._own_acc.append(list(own["accelerations"]))
+        body._world = self
+        body._own = None
+        self._structure_changed()
+
+    def remove_body(self, name: str) -> Body:
+        """Remove the named body and return it, standalone again."""
+        body = self.body(name)
+        i = self._index[name]
+        body._own = {
+            "mass": float(self._mass[i]), "radius": float(self._radius[i]),
+            "position": self._pos[i].copy(), "velocity": self._vel[i].copy(),
+            "color": self._colors[i], "gravity": bool(self._shared_on[i]),
+            "accelerations": self._own_acc[i],
+        }
+        body._world = None
+        for attr in ("_pos", "_vel", "_mass", "_inv_mass", "_radius", "_shared_on"):
+            setattr(self, attr, np.delete(getattr(self, attr), i, axis=0))
+        for lst in (self._names, self._handles, self._colors, self._own_acc):
+            del lst[i]
+        self._index = {n: k for k, n in enumerate(self._names)}
+        self._structure_changed()
+        return body
+
+    def _structure_changed(self):
+        self._acc_dirty = True
+
+    def _check_inside(self, position, radius):
+        if self._bounds is None:
+            return
+        xmin, ymin, xmax, ymax = self._bounds
+        x, y = position
+        if not (xmin + radius <= x <= xmax - radius and ymin + radius <= y <= ymax - radius):
+            raise ValueError(
+                f"position: ({x!r}, {y!r}) with radius {radius!r} is not inside the box {list(self._bounds)!r}"
+            )
+
+    def _set_mass(self, i, mass):
+        self._mass[i] = mass
+        self._inv_mass[i] = 0.0 if math.isinf(mass) else 1.0 / mass
+        if math.isinf(mass):
+            self._vel[i] = 0.0
+        self._structure_changed()
+
+    def _set_radius(self, i, radius):
+        self._check_inside(self._pos[i], radius)
+        self._radius[i] = radius
+
+    def _set_position(self, i, vec):
+        self._check_inside(vec, self._radius[i])
+        self._pos[i] = vec
+
+    # -- accelerations -----------------------------------------------------------------
+    def _accelerations_now(self) -> np.ndarray:
+        """Every body's summed acceleration (m/s²): its own list plus, where it opts in, the shared ones."""
+        if self._acc_dirty:
+            n = len(self._names)
+            own = np.zeros((n, 2))
+            state = False
+            for i, lst in enumerate(self._own_acc):
+                for acc in lst:
+                    if acc.constant:
+                        own[i] += acc.vector
+                    else:
+                        state = True
+            shared = self._gravity.copy()
+            for acc in self._shared:
+                if acc.constant:
+                    shared += acc.vector
+                else:
+                    state = True
+            total = own + self._shared_on[:, None] * shared
+            total[self._inv_mass == 0.0] = 0.0
+            self._acc_cache = total
+            self._acc_norm = np.sqrt(np.einsum("ij,ij->i", total, total))
+            self._movable = self._inv_mass > 0.0
+            self._every = np.arange(n)
+            self._state_dependent = state
+            self._acc_dirty = False
+        if not self._state_dependent:
+            return self._acc_cache
+        total = self._acc_cache.copy()
+        for i in range(len(self._names)):
+            if self._inv_mass[i] == 0.0:
+                continue
+            for acc in self._own_acc[i]:
+                if not acc.constant:
+                    total[i] += acc.at(self._pos, self._vel, i)
+            if self._shared_on[i]:
+                for acc in self._shared:
+                    if not acc.constant:
+                        total[i] += acc.at(self._pos, self._vel, i)
+        return total
+
+    # -- stepping ---------------------------------------------------------------------------
+    def step(self, dt: float) -> None:
+        """Advance simulated time by ``dt`` seconds."""
+        if isinstance(dt, bool) or not isinstance(dt, (int, float, np.integer, np.floating)):
+            raise ValueError(f"dt: must be a number of seconds, got {dt!r}")
+        if not (math.isfinite(dt) and dt >= 0):
+            raise ValueError(f"dt: must be finite and >= 0, got {dt!r}")
+        self.advance_to(self.time + float(dt))
+
+    def advance_to(self, time: float) -> None:
+        """Advance to the given simulated time in s, stopping at every sample time on the way."""
+        while True:
+            due = [s.next_time for s in self._samplers if s.next_time is not None]
+            if not due or min(due) > time:
+                break
+            t = max(min(due), self.time)
+            if t > self.time:
+                self._advance(t)
+                self.time = t
+            for s in list(self._samplers):
+                if s.next_time is not None and s.next_time <= self.time:
+                    s.sample(self)
+        if time > self.time:
+            self._advance(time)
+            self.time = time
+
+    def attach(self, sampler) -> None:
+        """Let ``sampler`` (with ``next_time`` and ``sample(world)``) sample this World at its times."""
+        self._samplers.append(sampler)
+
+    def detach(self, sampler) -> None:
+        self._samplers.remove(sampler)
+
+    def _advance(self, target: float) -> None:
+        """Advance every body from ``self.time`` to ``target``.
+
+        The plan: each body gets a disc that holds all of its motion until
+        `target` (its radius grown by how far it may travel), and the pairs whose
+        discs overlap are the only ones that may touch. A pair that would move,
+        relative to each other, more than the smaller radius is checked in
+        parts; only its bodies are split, every other body moves by one
+        integrator step. Whenever a split body leaves its disc (a collision sped
+        it up, or a push moved it), its pairs are planned again.
+        """
+        n = len(self._names)
+        if n == 0:
+            return
+        pos, vel, radius = self._pos, self._vel, self._radius
+        acc = self._accelerations_now()
+        amag = np.sqrt(np.einsum("ij,ij->i", acc, acc)) if self._state_dependent else self._acc_norm
+        movable, fixed = self._movable, ~self._movable
+        method = collisions.METHODS[self._integrator]
+        bounds = self._bounds_array
+        e_wall = self._wall_restitution
+
+        def disc(idx, span):
+            v = vel[idx]
+            return radius[idx] + np.sqrt(np.einsum("ij,ij->i", v, v)) * span + 0.5 * amag[idx] * span * span
+
+        t_now = self.time
+        t_body = np.full(n, t_now)  # the time each body has reached
+        centre = pos.copy()
+        extent = disc(self._every, target - t_now)
+        ci, cj = collisions.candidate_pairs(centre, extent, fixed)
+        parts = collisions.pair_parts(vel, acc, radius, ci, cj, t_body, target)
+        fast = parts > 1
+        if fast.any():
+            fi, fj = ci[fast], cj[fast]
+            while len(fi):
+                most = int(collisions.pair_parts(vel, acc, radius, fi, fj, t_body, target).max())
+                if most == 1:
+                    break
+                t_next = t_now + (target - t_now) / most
+                split = np.zeros(n, dtype=bool)
+                split[fi] = True
+                split[fj] = True
+                idx = np.flatnonzero(split)
+                collisions.move(pos, vel, acc, idx, t_body, t_now, method, radius, movable, bounds, e_wall)
+                collisions.move(pos, vel, acc, idx, t_body, t_next, method, radius, movable, bounds, e_wall)
+                self._resolve(fi, fj)
+                t_now = t_next
+                # Keep every disc holding its body's motion: re-plan the pairs of those that left theirs.
+                gone = np.linalg.norm(pos[idx] - centre[idx], axis=1) + disc(idx, target - t_now) > extent[idx]
+                if gone.any():
+                    out = idx[gone]
+                    centre[out] = pos[out]
+                    extent[out] = disc(out, target - t_now)
+                    chosen = np.zeros(n, dtype=bool)
+                    chosen[out] = True
+                    ni, nj = collisions.pairs_with(centre, extent, fixed, chosen)
+                    ci, cj = collisions.merge_pairs(ci, cj, ni, nj)
+                # Split again every pair of a split body that still moves too fast.
+                near = split[ci] | split[cj]
+                si, sj = ci[near], cj[near]
+                fast = collisions.pair_parts(vel, acc, radius, si, sj, t_body, target) > 1
+                fi, fj = si[fast], sj[fast]
+        collisions.move(pos, vel, acc, self._every, t_body, target, method, radius, movable, bounds, e_wall)
+        self._resolve(ci, cj)
+
+    def _resolve(self, ci, cj) -> bool:
+        """Resolve the candidate pairs, then keep every body inside the box; True if a velocity changed."""
+        report = self.collision_report
+        size = 4 * len(ci) + 16 if report is not None else 0
+        log_ij = np.empty((size, 2), np.int64)
+        log_vectors = np.empty((size, 3, 2))
+        collided, count = collisions.resolve_pairs(self._pos, self._vel, self._inv_mass, self._radius,
+                                                   ci, cj, self._restitution, log_ij, log_vectors)
+        if report is not None:
+            for k in range(min(count, size)):
+                report.append((self.time, self._names[log_ij[k, 0]], self._names[log_ij[k, 1]],
+                               log_vectors[k, 0].copy(), log_vectors[k, 1].copy(), log_vectors[k, 2].copy()))
+        if self._bounds is not None:
+            collisions.contain(self._pos, self._vel, self._radius, self._movable, self._bounds_array,
+                               self._wall_restitution)
+        return collided
+
+    # -- output -------------------------------------------------------------------------------
+    def snapshot(self) -> Snapshot:
+        """A frozen copy of this instant."""
+        return Snapshot.build(self.time, self._names, self._pos, self._vel, self._accelerations_now(),
+                              self._mass, self._radius, self._colors, self._bounds)
