@@ -1,0 +1,103 @@
+"""Benchmark: an elastic gas of N balls in a box under gravity, against pymunk.
+
+N balls of radius 5 cm cover 20% of a square box, start apart at random
+(fixed seed) with speeds of 0.5-1.5 m/s; gravity -9.81 m/s², restitution 1,
+steps of 1/240 s. Each engine warms up for 5 s of simulated time, then steps
+for at least 2 s of wall time. Prints steps per second of both and the ratio.
+
+    python -m bench.box [N ...]        (default: 100 1000 5000)
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+
+import numpy as np
+
+from classroom_sim import Body, World
+
+RADIUS = 0.05
+COVER = 0.2
+DT = 1.0 / 240.0
+WARMUP_S = 5.0
+TIMED_S = 2.0
+
+
+def box_start(n: int, seed: int = 1):
+    """Side of the box (m), positions (n, 2) and velocities (n, 2) of the benchmark scene."""
+    side = math.sqrt(n * math.pi * RADIUS**2 / COVER)
+    rng = np.random.default_rng(seed)
+    pitch = 2.2 * RADIUS
+    per_row = int((side - 2 * RADIUS) // pitch)
+    cells = rng.choice(per_row * per_row, size=n, replace=False)
+    jitter = rng.uniform(-0.04 * RADIUS, 0.04 * RADIUS, size=(n, 2))
+    pos = RADIUS * 1.1 + pitch * np.stack([cells % per_row, cells // per_row], axis=1) + jitter
+    speed = rng.uniform(0.5, 1.5, n)
+    angle = rng.uniform(0, 2 * math.pi, n)
+    vel = np.stack([speed * np.cos(angle), speed * np.sin(angle)], axis=1)
+    return side, pos, vel
+
+
+def box_world(n: int, seed: int = 1) -> World:
+    side, pos, vel = box_start(n, seed)
+    world = World(gravity=(0.0, -9.81), bounds=(0.0, 0.0, side, side), restitution=1.0, wall_restitution=1.0)
+    for k in range(n):
+        world.add_body(Body(f"b{k}", 1.0, RADIUS, pos[k], vel[k]))
+    return world
+
+
+def box_space(n: int, seed: int = 1):
+    import pymunk
+
+    side, pos, vel = box_start(n, seed)
+    space = pymunk.Space()
+    space.gravity = (0.0, -9.81)
+    space.collision_slop = 0.001
+    space.use_spatial_hash(0.2, 10 * n)
+    corners = [(0, 0), (side, 0), (side, side), (0, side)]
+    for a, b in zip(corners, corners[1:] + corners[:1]):
+        seg = pymunk.Segment(space.static_body, a, b, 0.0)
+        seg.elasticity = 1.0
+        seg.friction = 0.0
+        space.add(seg)
+    for k in range(n):
+        body = pymunk.Body(1.0, pymunk.moment_for_circle(1.0, 0, RADIUS))
+        body.position = tuple(pos[k])
+        body.velocity = tuple(vel[k])
+        shape = pymunk.Circle(body, RADIUS)
+        shape.elasticity = 1.0
+        shape.friction = 0.0
+        space.add(body, shape)
+    return space
+
+
+def steps_per_second(step) -> float:
+    for _ in range(int(round(WARMUP_S / DT))):
+        step(DT)
+    steps = 0
+    start = time.perf_counter()
+    while True:
+        for _ in range(20):
+            step(DT)
+        steps += 20
+        elapsed = time.perf_counter() - start
+        if elapsed >= TIMED_S:
+            return steps / elapsed
+
+
+def main(argv=None) -> None:
+    sizes = [int(a) for a in (argv if argv else [100, 1000, 5000])]
+    print(f"{'N':>6} {'classroom-sim steps/s':>22} {'pymunk steps/s':>15} {'ratio':>6}")
+    for n in sizes:
+        ours = steps_per_second(box_world(n).step)
+        try:
+            peer = steps_per_second(box_space(n).step)
+        except ImportError:
+            peer = float("nan")
+        print(f"{n:>6} {ours:>22.0f} {peer:>15.0f} {ours / peer:>6.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
