@@ -28,20 +28,20 @@ def check_mass(mass) -> float:
         return math.inf
     if isinstance(mass, bool) or not isinstance(mass, (int, float, np.integer, np.floating)):
         raise ValueError(f'must be > 0 or "fixed", got {mass!r}')
-    mass = float(mass)
-    if not (math.isfinite(mass) and mass > 0):
+    value = float(mass)
+    if not (math.isfinite(value) and value > 0):
         raise ValueError(f'must be > 0 or "fixed", got {mass!r}')
-    return mass
+    return value
 
 
 def check_radius(radius) -> float:
     """A radius in m as a positive finite float; ValueError otherwise."""
     if isinstance(radius, bool) or not isinstance(radius, (int, float, np.integer, np.floating)):
         raise ValueError(f"must be a number > 0, got {radius!r}")
-    radius = float(radius)
-    if not (math.isfinite(radius) and radius > 0):
+    value = float(radius)
+    if not (math.isfinite(value) and value > 0):
         raise ValueError(f"must be > 0, got {radius!r}")
-    return radius
+    return value
 
 
 def check_color(color) -> str:
