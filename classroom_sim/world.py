@@ -241,7 +241,7 @@ class World:
         if self._bounds is None:
             return
         xmin, ymin, xmax, ymax = self._bounds
-        x, y = position
+        x, y = (float(c) for c in position)
         if not (xmin + radius <= x <= xmax - radius and ymin + radius <= y <= ymax - radius):
             raise ValueError(
                 f"position: ({x!r}, {y!r}) with radius {radius!r} is not inside the box {list(self._bounds)!r}"
@@ -314,10 +314,15 @@ class World:
         self.advance_to(self.time + float(dt))
 
     def advance_to(self, time: float) -> None:
-        """Advance to the given simulated time in s, stopping at every sample time on the way."""
+        """Advance to the given simulated time in s, stopping at every sample time on the way.
+
+        A sample time within rounding of ``time`` counts as reached (240 steps of
+        1/240 s add up to a hair under 1 s), and the clock then ends on it.
+        """
+        reach = time + 1e-12 * max(1.0, abs(time))
         while True:
             due = [s.next_time for s in self._samplers if s.next_time is not None]
-            if not due or min(due) > time:
+            if not due or min(due) > reach:
                 break
             t = max(min(due), self.time)
             if t > self.time:
