@@ -1,0 +1,167 @@
+"""The command line: ``classroom-sim [gui] [SCENE]``, ``run``, ``validate``, ``lessons``.
+
+Bad input exits with status 2 and one line naming the file and the field;
+never a traceback, and never a partial output file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from importlib import resources
+from pathlib import Path
+
+from .recording import LAYOUTS, Recorder
+from .scene import SceneError, load_scene
+
+COMMANDS = ("gui", "run", "validate", "lessons")
+DEFAULT_LESSON = "projectile"
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit status 2."""
+
+
+def lesson_files() -> list[Path]:
+    """The shipped lessons, sorted by file name."""
+    folder = resources.files("lessons")
+    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def default_lesson() -> Path:
+    """The scene the app opens when given none."""
+    return Path(str(resources.files("lessons").joinpath(f"{DEFAULT_LESSON}.toml")))
+
+
+def _positive(what):
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a number, got {text!r}") from None
+        if not (math.isfinite(value) and value > 0):
+            raise argparse.ArgumentTypeError(f"{what} must be > 0, got {text!r}")
+        return value
+    return parse
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="classroom-sim", description="A physics simulator for teaching kinematics.")
+    sub = p.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("gui", help="open the desktop app (the default command)")
+    g.add_argument("scene", nargs="?", help="a scene file; the built-in default lesson if left out")
+    r = sub.add_parser("run", help="run a scene headless and write trajectories as CSV")
+    r.add_argument("scene")
+    r.add_argument("--duration", type=_positive("--duration"), required=True, help="simulated seconds")
+    r.add_argument("--dt", type=_positive("--dt"), default=1.0 / 240.0, help="step in s (default 1/240)")
+    r.add_argument("--sample-rate", type=_positive("--sample-rate"), default=100.0, help="samples per s (default 100)")
+    r.add_argument("--csv", required=True, help="the CSV file to write")
+    r.add_argument("--layout", choices=LAYOUTS, default="long", help="long (default): a row per body per sample; wide: a row per sample")
+    v = sub.add_parser("validate", help="check scene files; one line per bad file")
+    v.add_argument("files", nargs="+")
+    sub.add_parser("lessons", help="list the shipped lessons")
+    return p
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+        argv.insert(0, "gui")
+    args = _parser().parse_args(argv)
+    try:
+        return {"gui": _gui, "run": _run, "validate": _validate, "lessons": _lessons}[args.command](args)
+    except (SceneError, UsageError) as exc:
+        print(f"classroom-sim: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nclassroom-sim: interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
+def _gui(args) -> int:
+    try:
+        from ui.app import main as app_main
+    except ModuleNotFoundError as exc:
+        if exc.name != "ui.app":
+            raise UsageError(f"the desktop app cannot start: {exc}") from None
+        raise UsageError(
+            "the desktop app is not part of this version yet; "
+            "try 'classroom-sim lessons' and 'classroom-sim run SCENE --duration S --csv OUT'"
+        ) from None
+    return app_main(args.scene or str(default_lesson()))
+
+
+def _run(args) -> int:
+    world = load_scene(args.scene)
+    out = Path(args.csv)
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"{out}: cannot write: the folder {str(folder)!r} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"{out}: cannot write: the folder {str(folder)!r} is not writable")
+    if out.is_dir():
+        raise UsageError(f"{out}: cannot write: it is a folder")
+    duration, dt = args.duration, args.dt
+    recorder = Recorder(world, rate=args.sample_rate, until=duration, start=0.0)
+    steps = max(1, math.ceil(duration / dt - 1e-9))
+    progress = _Progress(args.scene, duration) if sys.stderr.isatty() else None
+    for k in range(1, steps + 1):
+        world.advance_to(min(k * dt, duration))
+        if progress:
+            progress.show(world.time)
+    if progress:
+        progress.done()
+    try:
+        recorder.recording().write_csv(out, args.layout)
+    except OSError as exc:
+        raise UsageError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    return 0
+
+
+class _Progress:
+    """A one-line progress bar on stderr, redrawn at most ten times a second."""
+
+    def __init__(self, name, total):
+        self.name, self.total, self.last = name, total, 0.0
+
+    def show(self, t):
+        now = time.monotonic()
+        if now - self.last < 0.1:
+            return
+        self.last = now
+        frac = min(t / self.total, 1.0)
+        bar = "#" * int(30 * frac)
+        sys.stderr.write(f"\r{self.name}: [{bar:<30}] {100 * frac:5.1f}%  t = {t:.2f} of {self.total:g} s")
+        sys.stderr.flush()
+
+    def done(self):
+        self.last = 0.0
+        self.show(self.total)
+        sys.stderr.write("\n")
+
+
+def _validate(args) -> int:
+    bad = 0
+    for name in args.files:
+        try:
+            load_scene(name)
+            print(f"{name}: ok")
+        except SceneError as exc:
+            print(exc, file=sys.stderr)
+            bad += 1
+    return 2 if bad else 0
+
+
+def _lessons(args) -> int:
+    for path in lesson_files():
+        world = load_scene(path)
+        title = world.lesson.get("lesson", {}).get("title", path.stem)
+        print(f"{path.stem:<16} {title}    ({path})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
