@@ -1,0 +1,56 @@
+"""The grid broad phase finds exactly the pairs a brute-force check finds, in (i, j) order."""
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from classroom_sim import collisions
+
+
+def brute(pos, extent, skip, chosen=None):
+    out = []
+    n = len(pos)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if skip[i] and skip[j]:
+                continue
+            if chosen is not None and not (chosen[i] or chosen[j]):
+                continue
+            if np.hypot(*(pos[j] - pos[i])) < extent[i] + extent[j]:
+                out.append((i, j))
+    return out
+
+
+@st.composite
+def scenes(draw):
+    n = draw(st.integers(0, 60))
+    pos = draw(arrays(float, (n, 2), elements=st.floats(-5, 5)))
+    extent = draw(arrays(float, n, elements=st.floats(0.01, 0.6)))
+    if n and draw(st.booleans()):
+        extent[draw(st.integers(0, n - 1))] = draw(st.floats(1.0, 8.0))  # a planet among pebbles
+    skip = draw(arrays(bool, n))
+    chosen = draw(arrays(bool, n))
+    return pos, extent, skip, chosen
+
+
+@given(scenes())
+def test_candidate_pairs_match_brute_force(scene):
+    pos, extent, skip, chosen = scene
+    i, j = collisions.candidate_pairs(pos, extent, skip)
+    assert list(zip(i.tolist(), j.tolist())) == brute(pos, extent, skip)
+    i, j = collisions.pairs_with(pos, extent, skip, chosen)
+    assert list(zip(i.tolist(), j.tolist())) == brute(pos, extent, skip, chosen)
+
+
+def test_far_apart_bodies_do_not_blow_up_the_grid():
+    pos = np.array([[0.0, 0.0], [1e6, 1e6], [1e6 + 0.1, 1e6]])
+    i, j = collisions.candidate_pairs(pos, np.full(3, 0.06), np.zeros(3, bool))
+    assert list(zip(i, j)) == [(1, 2)]
+
+
+def test_merge_pairs_is_a_sorted_union():
+    a = (np.array([0, 0, 2]), np.array([1, 3, 5]))
+    b = (np.array([0, 1, 2]), np.array([3, 2, 4]))
+    i, j = collisions.merge_pairs(*a, *b)
+    assert list(zip(i, j)) == [(0, 1), (0, 3), (1, 2), (2, 4), (2, 5)]

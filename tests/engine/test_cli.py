@@ -1,0 +1,122 @@
+"""The command line: exit codes, one-line errors, no partial files."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from classroom_sim import World, read_csv
+from classroom_sim.cli import main
+
+SCENE = """
+format = 1
+[world]
+gravity = [0.0, -9.81]
+[[bodies]]
+name = "A"
+mass = 1.0
+radius = 0.1
+position = [0.0, 10.0]
+velocity = [1.0, 0.0]
+[[bodies]]
+name = "B"
+mass = 2.0
+radius = 0.1
+position = [5.0, 10.0]
+"""
+
+
+@pytest.fixture
+def scene(tmp_path):
+    path = tmp_path / "scene.toml"
+    path.write_text(SCENE)
+    return path
+
+
+@pytest.mark.parametrize("layout", ["long", "wide"])
+def test_run_writes_trajectories_sampled_from_zero_to_the_duration(scene, tmp_path, layout):
+    out = tmp_path / "out.csv"
+    assert main(["run", str(scene), "--duration", "1.5", "--sample-rate", "20", "--csv", str(out), "--layout", layout]) == 0
+    data = read_csv(out)
+    t = data["A"][:, 0]
+    assert np.array_equal(t, [k / 20 for k in range(31)])
+    assert data["A"][:, 2] == pytest.approx(10.0 - 0.5 * 9.81 * t * t, abs=1e-9)
+    assert data["B"][:, 1] == pytest.approx(5.0)
+
+
+def test_run_defaults_and_an_off_grid_duration(scene, tmp_path):
+    out = tmp_path / "out.csv"
+    assert main(["run", str(scene), "--duration", "0.123", "--csv", str(out)]) == 0
+    t = read_csv(out)["A"][:, 0]
+    assert t[-1] == 0.123 and t[-2] == 0.12 and len(t) == 14
+
+
+def test_bad_scene_exits_2_with_one_line_and_writes_nothing(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SCENE.replace("mass = 2.0", "mass = -1"))
+    out = tmp_path / "out.csv"
+    assert main(["run", str(bad), "--duration", "1", "--csv", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and 'bodies[1].mass: must be > 0 or "fixed", got -1' in err and str(bad) in err
+    assert not out.exists()
+
+
+def test_unwritable_destination_exits_2_before_running(scene, tmp_path, capsys):
+    out = tmp_path / "missing" / "out.csv"
+    assert main(["run", str(scene), "--duration", "1", "--csv", str(out)]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["run", str(scene), "--duration", "1", "--csv", str(tmp_path)]) == 2
+
+
+def test_interrupted_run_writes_nothing(scene, tmp_path, monkeypatch, capsys):
+    calls = []
+
+    def interrupted(self, t):
+        calls.append(t)
+        if len(calls) > 10:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(World, "advance_to", interrupted)
+    out = tmp_path / "out.csv"
+    assert main(["run", str(scene), "--duration", "5", "--csv", str(out)]) == 130
+    assert not out.exists() and list(tmp_path.iterdir()) == [scene]
+    assert "nothing was written" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args", [["--duration", "-1"], ["--duration", "nan"], ["--dt", "0", "--duration", "1"],
+                                  ["--sample-rate", "x", "--duration", "1"], ["--duration", "1", "--layout", "tall"]])
+def test_bad_options_exit_2(scene, tmp_path, args, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["run", str(scene), "--csv", str(tmp_path / "o.csv"), *args])
+    assert info.value.code == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_validate_prints_one_line_per_bad_file(scene, tmp_path, capsys):
+    bad1 = tmp_path / "b1.toml"
+    bad1.write_text("[world]\nrestitution = 2.0\n")
+    bad2 = tmp_path / "b2.toml"
+    bad2.write_text("not [toml")
+    assert main(["validate", str(scene)]) == 0
+    assert main(["validate", str(scene), str(bad1), str(bad2), str(tmp_path / "none.toml")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3
+    assert "b1.toml: world.restitution" in err[0] and "b2.toml: not valid TOML" in err[1] and "cannot read" in err[2]
+
+
+def test_lessons_lists_the_shipped_lessons(capsys):
+    assert main(["lessons"]) == 0
+    out = capsys.readouterr().out
+    for title in ("Free fall", "Projectile motion", "Elastic collision in one dimension"):
+        assert title in out
+
+
+def test_the_real_command_shows_no_traceback(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SCENE.replace("radius = 0.1\nposition = [5.0", "radius = 0\nposition = [5.0"))
+    out = subprocess.run([sys.executable, "-m", "classroom_sim", "run", str(bad), "--duration", "1", "--csv",
+                          str(tmp_path / "o.csv")], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"classroom-sim: {bad}: bodies[1].radius: must be > 0, got 0"
+    assert not (tmp_path / "o.csv").exists()

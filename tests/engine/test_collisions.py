@@ -1,0 +1,216 @@
+"""Collisions against the textbook: the 1D formula in the tilted frame, conservation,
+Newton's cradle, tunnelling, walls, separation."""
+
+import math
+
+import numpy as np
+import pytest
+
+from classroom_sim import Body, World
+
+
+def one_d(m1, m2, u1, u2, e):
+    """SCENE_FORMAT.md's formula, written out as a textbook states it."""
+    v1 = (m1 * u1 + m2 * u2 + m2 * e * (u2 - u1)) / (m1 + m2)
+    v2 = (m1 * u1 + m2 * u2 + m1 * e * (u1 - u2)) / (m1 + m2)
+    return v1, v2
+
+
+def run_until_apart(w, t=3.0, dt=1 / 240):
+    for _ in range(int(round(t / dt))):
+        w.step(dt)
+
+
+@pytest.mark.parametrize("m1, m2", [(1.0, 1.0), (1.0, 3.0), (5.0, 1.0), (0.01, 100.0), (2.5, 0.4)])
+@pytest.mark.parametrize("e", [1.0, 0.75, 0.3, 0.0])
+@pytest.mark.parametrize("angle", [0.0, 0.7, 2.4])
+def test_one_dimensional_formula_along_a_tilted_line(m1, m2, e, angle):
+    """Head-on along a line at ``angle``, both also drifting across it at the same speed."""
+    n = np.array([math.cos(angle), math.sin(angle)])
+    tang = np.array([-n[1], n[0]])
+    u1, u2, drift = 3.0, -1.0, 0.4
+    w = World(gravity=(0.0, 0.0), restitution=e)
+    w.add_body(Body("A", m1, 0.2, -1.0 * n, u1 * n + drift * tang))
+    w.add_body(Body("B", m2, 0.3, 1.0 * n, u2 * n + drift * tang))
+    p_before = m1 * w.body("A").velocity + m2 * w.body("B").velocity
+    run_until_apart(w, 1.0)
+    v1, v2 = one_d(m1, m2, u1, u2, e)
+    a, b = w.body("A").velocity, w.body("B").velocity
+    assert a @ n == pytest.approx(v1, abs=1e-12)
+    assert b @ n == pytest.approx(v2, abs=1e-12)
+    assert a @ tang == pytest.approx(drift, abs=1e-12)
+    assert b @ tang == pytest.approx(drift, abs=1e-12)
+    assert m1 * a + m2 * b == pytest.approx(p_before, abs=1e-12)
+
+
+@pytest.mark.parametrize("e", [1.0, 0.6, 0.0])
+def test_each_oblique_collision_follows_the_formula_in_its_own_frame(e):
+    """Random oblique collisions: every velocity change lies along the line of centres,
+    follows the 1D formula there, and keeps the tangential parts."""
+    rng = np.random.default_rng(11)
+    hits = 0
+    for trial in range(30):
+        m1, m2 = rng.uniform(0.1, 10.0, 2)
+        w = World(gravity=(0.0, 0.0), restitution=e)
+        w.add_body(Body("A", m1, 0.2, (0.0, 0.0), (rng.uniform(1, 4), rng.uniform(-1, 1))))
+        w.add_body(Body("B", m2, 0.25, (2.0, rng.uniform(-0.3, 0.3)), (rng.uniform(-2, 0), rng.uniform(-1, 1))))
+        w.collision_report = []
+        before = w.body("A").velocity, w.body("B").velocity
+        run_until_apart(w, 2.0)
+        assert len(w.collision_report) <= 1, trial
+        if not w.collision_report:
+            continue  # these two missed each other
+        hits += 1
+        _, _, _, n, va, vb = w.collision_report[0]
+        assert np.array_equal(va, before[0]) and np.array_equal(vb, before[1])
+        tang = np.array([-n[1], n[0]])
+        v1, v2 = one_d(m1, m2, va @ n, vb @ n, e)
+        a, b = w.body("A").velocity, w.body("B").velocity
+        assert a @ n == pytest.approx(v1, abs=1e-12)
+        assert b @ n == pytest.approx(v2, abs=1e-12)
+        assert a @ tang == pytest.approx(va @ tang, abs=1e-12)
+        assert b @ tang == pytest.approx(vb @ tang, abs=1e-12)
+    assert hits >= 15
+
+
+def test_equal_mass_glancing_elastic_collision_leaves_at_right_angles():
+    w = World(gravity=(0.0, 0.0))
+    w.add_body(Body("A", 1.5, 0.25, (0.0, 0.0), (4.0, 0.0)))
+    w.add_body(Body("B", 1.5, 0.25, (3.0, 0.3), (0.0, 0.0)))  # impact parameter 0.3 of 0.5
+    snap0 = w.snapshot()
+    run_until_apart(w, 2.0)
+    a, b = w.body("A").velocity, w.body("B").velocity
+    assert np.linalg.norm(a) > 0.5 and np.linalg.norm(b) > 0.5
+    assert a @ b == pytest.approx(0.0, abs=1e-12)
+    snap = w.snapshot()
+    assert snap.momentum == pytest.approx(snap0.momentum, abs=1e-12)
+    assert snap.kinetic_energy == pytest.approx(snap0.kinetic_energy, rel=1e-13)
+
+
+@pytest.mark.parametrize("from_left", [True, False])
+def test_newtons_cradle_passes_the_whole_velocity_along(from_left):
+    w = World(gravity=(0.0, 0.0))
+    r, v = 0.1, 1.5
+    for k in range(5):
+        w.add_body(Body(f"b{k}", 1.0, r, (1.0 + 2 * r * k, 0.0)))
+    if from_left:
+        w.add_body(Body("striker", 1.0, r, (0.0, 0.0), (v, 0.0)))
+        leaver, sign = "b4", 1.0
+    else:
+        w.add_body(Body("striker", 1.0, r, (3.0, 0.0), (-v, 0.0)))
+        leaver, sign = "b0", -1.0
+    run_until_apart(w, 1.5)
+    for body in w.bodies:
+        expected = [sign * v, 0.0] if body.name == leaver else [0.0, 0.0]
+        assert body.velocity == pytest.approx(expected, abs=1e-12), body.name
+
+
+def test_elastic_gas_conserves_energy_and_stays_in_the_box():
+    rng = np.random.default_rng(3)
+    side, r = 4.0, 0.08
+    w = World(gravity=(0.0, 0.0), bounds=(0.0, 0.0, side, side))
+    grid = [(x, y) for x in np.arange(0.2, side - 0.1, 0.25) for y in np.arange(0.2, side - 0.1, 0.25)]
+    for k, i in enumerate(rng.choice(len(grid), 200, replace=False)):
+        speed, angle = rng.uniform(0.5, 3.0), rng.uniform(0, 2 * math.pi)
+        w.add_body(Body(f"g{k}", rng.uniform(0.5, 2.0), r, grid[i], (speed * math.cos(angle), speed * math.sin(angle))))
+    report = w.collision_report = []
+    ke0 = w.snapshot().kinetic_energy
+    for _ in range(2400):  # 10 s
+        w.step(1 / 240)
+        pos = w.snapshot().positions
+        assert np.all(pos >= r - 1e-12) and np.all(pos <= side - r + 1e-12)
+    assert len(report) > 500  # it really is a gas
+    assert w.snapshot().kinetic_energy == pytest.approx(ke0, rel=1e-9)
+
+
+def test_a_300_m_s_ball_bounces_back_off_a_small_fixed_ball():
+    w = World(gravity=(0.0, 0.0))
+    w.add_body(Body("bullet", 0.01, 0.02, (0.0, 0.0), (300.0, 0.0)))
+    w.add_body(Body("post", "fixed", 0.1, (3.0, 0.0)))
+    for _ in range(30):
+        w.step(1 / 60)
+    assert w.body("bullet").velocity == pytest.approx([-300.0, 0.0])
+    assert w.body("bullet").position[0] < 3.0 - 0.12
+    assert np.array_equal(w.body("post").position, [3.0, 0.0])
+
+
+def test_fast_bodies_never_pass_through_each_other_or_a_wall():
+    w = World(gravity=(0.0, 0.0), bounds=(0.0, 0.0, 2.0, 2.0))
+    w.add_body(Body("a", 1.0, 0.01, (0.1, 1.0), (500.0, 0.0)))
+    w.add_body(Body("b", 1.0, 0.01, (1.9, 1.0), (-700.0, 0.0)))
+    for _ in range(60):
+        w.step(1 / 30)
+        assert w.body("a").position[0] < w.body("b").position[0]
+        for body in w.bodies:
+            assert 0.01 <= body.position[0] <= 1.99
+
+
+def test_coincident_centres_separate_along_x_without_nan():
+    w = World(gravity=(0.0, 0.0))
+    w.add_body(Body("A", 1.0, 0.2, (1.0, 1.0)))
+    w.add_body(Body("B", 1.0, 0.3, (1.0, 1.0)))
+    w.add_body(Body("P", "fixed", 0.5, (5.0, 5.0)))
+    w.add_body(Body("Q", 1.0, 0.5, (5.0, 5.0)))
+    w.step(0.01)
+    snap = w.snapshot()
+    assert np.all(np.isfinite(snap.positions)) and np.all(np.isfinite(snap.velocities))
+    assert snap.positions[0] == pytest.approx([0.75, 1.0])
+    assert snap.positions[1] == pytest.approx([1.25, 1.0])
+    assert np.array_equal(snap.positions[2], [5.0, 5.0])  # a fixed body moves nothing
+    assert snap.positions[3] == pytest.approx([6.0, 5.0])
+
+
+def test_overlapping_bodies_are_pushed_apart_half_the_overlap_each():
+    w = World(gravity=(0.0, 0.0))
+    w.add_body(Body("A", 1.0, 0.5, (0.0, 0.0)))
+    w.add_body(Body("B", 9.0, 0.5, (0.6, 0.8)))  # 1.0 apart along (0.6, 0.8): overlap 0 ... move closer
+    w.body("B").position = (0.3, 0.4)  # distance 0.5, overlap 0.5
+    w.step(0.001)
+    assert w.body("A").position == pytest.approx([-0.15, -0.2])
+    assert w.body("B").position == pytest.approx([0.45, 0.6])
+    assert np.array_equal(w.body("A").velocity, [0.0, 0.0])  # not approaching: no impulse
+
+
+def test_fixed_body_is_a_wall_of_infinite_mass():
+    w = World(gravity=(0.0, 0.0), restitution=0.5)
+    w.add_body(Body("ball", 2.0, 0.2, (0.0, 0.0), (4.0, 0.0)))
+    w.add_body(Body("block", "fixed", 0.3, (2.0, 0.0)))
+    run_until_apart(w, 1.0)
+    assert w.body("ball").velocity == pytest.approx([-2.0, 0.0])  # u' = -e u
+    assert np.array_equal(w.body("block").velocity, [0.0, 0.0])
+
+
+def test_elastic_ball_bouncing_on_the_floor_keeps_its_energy():
+    g = 9.81
+    w = World(gravity=(0.0, -g), bounds=(0.0, 0.0, 4.0, 10.0))
+    w.add_body(Body("ball", 1.0, 0.5, (2.0, 8.0)))
+    energy = g * 8.0
+    top = 0.0
+    for _ in range(60 * 12):
+        w.step(1 / 60)
+        y, vy = w.body("ball").position[1], w.body("ball").velocity[1]
+        assert 0.5 * vy * vy + g * y == pytest.approx(energy, rel=1e-9)
+        top = max(top, y)
+    assert top == pytest.approx(8.0, abs=0.01)  # back to the drop height (sampled at 60 Hz)
+
+
+@pytest.mark.parametrize("e", [0.0, 0.5])
+def test_inelastic_walls_and_resting_on_the_floor(e):
+    w = World(gravity=(0.0, -9.81), bounds=(0.0, 0.0, 4.0, 10.0), wall_restitution=e)
+    w.add_body(Body("ball", 1.0, 0.5, (2.0, 3.0), (0.0, -2.0)))
+    for _ in range(60 * 20):
+        w.step(1 / 60)
+    assert w.body("ball").position[1] == pytest.approx(0.5, abs=1e-6)
+    assert abs(w.body("ball").velocity[1]) < 0.1
+
+
+def test_collision_report_lists_each_collision_with_the_velocities_before():
+    w = World(gravity=(0.0, 0.0))
+    w.add_body(Body("A", 1.0, 0.1, (0.0, 0.0), (1.0, 0.0)))
+    w.add_body(Body("B", 2.0, 0.1, (1.0, 0.0)))
+    w.collision_report = []
+    run_until_apart(w, 2.0)
+    assert len(w.collision_report) == 1
+    t, a, b, normal, va, vb = w.collision_report[0]
+    assert (a, b) == ("A", "B") and 0.7 < t < 0.85
+    assert normal == pytest.approx([1.0, 0.0]) and va == pytest.approx([1.0, 0.0]) and vb == pytest.approx([0.0, 0.0])
