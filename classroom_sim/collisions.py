@@ -347,7 +347,7 @@ def contain(pos, vel, radius, movable, bounds, e_wall):
 # ---------------------------------------------------------------------------
 
 @_jit
-def resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors):
+def resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors, logged):
     """Resolve the overlapping pairs among the candidates (pi, pj), one by one in
     order, in place.
 
@@ -362,14 +362,15 @@ def resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors):
     made by a push wait for the next step.
 
     Each collision is written to ``log_ij`` (i, j) and ``log_vectors`` (normal,
-    v_i and v_j before) while there is room. Returns whether any velocity
-    changed and how many collisions there were.
+    v_i and v_j before) from row ``logged`` on, while there is room. Returns
+    whether any velocity changed and the number of collisions logged so far
+    (counting those that found no room).
     """
     n = pos.shape[0]
     moved = np.zeros(n, np.bool_)
     moving = np.zeros(n, np.bool_)
     collided = False
-    count = 0
+    count = logged
     for p in range(MAX_PASSES):
         resolved = False
         for k in range(len(pi)):

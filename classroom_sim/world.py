@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from . import collisions
+from . import collisions, stepping
 from .accelerations import Acceleration, ConstantAcceleration, as_vector
 from .body import PALETTE, Body
 from .integrators import INTEGRATORS
@@ -84,8 +84,8 @@ class World:
         self._state_dependent = False
         self._samplers: list = []
         self.collision_report: list | None = None
-        """Set to a list to have each collision appended to it as
-        (time, name_i, name_j, normal, v_i before, v_j before)."""
+        """Set to a list to have each collision appended to it as (time at the end of
+        the step, name_i, name_j, normal, v_i before, v_j before)."""
         self.lesson: dict = {}
         """The scene file's lesson data ([lesson], [[controls]], [[steps]]), kept for saving."""
 
@@ -284,9 +284,6 @@ class World:
             total = own + self._shared_on[:, None] * shared
             total[self._inv_mass == 0.0] = 0.0
             self._acc_cache = total
-            self._acc_norm = np.sqrt(np.einsum("ij,ij->i", total, total))
-            self._movable = self._inv_mass > 0.0
-            self._every = np.arange(n)
             self._state_dependent = state
             self._acc_dirty = False
         if not self._state_dependent:
@@ -343,87 +340,21 @@ class World:
         self._samplers.remove(sampler)
 
     def _advance(self, target: float) -> None:
-        """Advance every body from ``self.time`` to ``target``.
-
-        The plan: each body gets a disc that holds all of its motion until
-        `target` (its radius grown by how far it may travel), and the pairs whose
-        discs overlap are the only ones that may touch. A pair that would move,
-        relative to each other, more than the smaller radius is checked in
-        parts; only its bodies are split, every other body moves by one
-        integrator step. Whenever a split body leaves its disc (a collision sped
-        it up, or a push moved it), its pairs are planned again.
-        """
-        n = len(self._names)
-        if n == 0:
+        """Advance every body from ``self.time`` to ``target`` (see `stepping`)."""
+        if not self._names:
             return
-        pos, vel, radius = self._pos, self._vel, self._radius
         acc = self._accelerations_now()
-        amag = np.sqrt(np.einsum("ij,ij->i", acc, acc)) if self._state_dependent else self._acc_norm
-        movable, fixed = self._movable, ~self._movable
-        method = collisions.METHODS[self._integrator]
-        bounds = self._bounds_array
-        e_wall = self._wall_restitution
-
-        def disc(idx, span):
-            v = vel[idx]
-            return radius[idx] + np.sqrt(np.einsum("ij,ij->i", v, v)) * span + 0.5 * amag[idx] * span * span
-
-        t_now = self.time
-        t_body = np.full(n, t_now)  # the time each body has reached
-        centre = pos.copy()
-        extent = disc(self._every, target - t_now)
-        ci, cj = collisions.candidate_pairs(centre, extent, fixed)
-        parts = collisions.pair_parts(vel, acc, radius, ci, cj, t_body, target)
-        fast = parts > 1
-        if fast.any():
-            fi, fj = ci[fast], cj[fast]
-            while len(fi):
-                most = int(collisions.pair_parts(vel, acc, radius, fi, fj, t_body, target).max())
-                if most == 1:
-                    break
-                t_next = t_now + (target - t_now) / most
-                split = np.zeros(n, dtype=bool)
-                split[fi] = True
-                split[fj] = True
-                idx = np.flatnonzero(split)
-                collisions.move(pos, vel, acc, idx, t_body, t_now, method, radius, movable, bounds, e_wall)
-                collisions.move(pos, vel, acc, idx, t_body, t_next, method, radius, movable, bounds, e_wall)
-                self._resolve(fi, fj)
-                t_now = t_next
-                # Keep every disc holding its body's motion: re-plan the pairs of those that left theirs.
-                gone = np.linalg.norm(pos[idx] - centre[idx], axis=1) + disc(idx, target - t_now) > extent[idx]
-                if gone.any():
-                    out = idx[gone]
-                    centre[out] = pos[out]
-                    extent[out] = disc(out, target - t_now)
-                    chosen = np.zeros(n, dtype=bool)
-                    chosen[out] = True
-                    ni, nj = collisions.pairs_with(centre, extent, fixed, chosen)
-                    ci, cj = collisions.merge_pairs(ci, cj, ni, nj)
-                # Split again every pair of a split body that still moves too fast.
-                near = split[ci] | split[cj]
-                si, sj = ci[near], cj[near]
-                fast = collisions.pair_parts(vel, acc, radius, si, sj, t_body, target) > 1
-                fi, fj = si[fast], sj[fast]
-        collisions.move(pos, vel, acc, self._every, t_body, target, method, radius, movable, bounds, e_wall)
-        self._resolve(ci, cj)
-
-    def _resolve(self, ci, cj) -> bool:
-        """Resolve the candidate pairs, then keep every body inside the box; True if a velocity changed."""
         report = self.collision_report
-        size = 4 * len(ci) + 16 if report is not None else 0
+        size = 4 * len(self._names) + 64 if report is not None else 0
         log_ij = np.empty((size, 2), np.int64)
         log_vectors = np.empty((size, 3, 2))
-        collided, count = collisions.resolve_pairs(self._pos, self._vel, self._inv_mass, self._radius,
-                                                   ci, cj, self._restitution, log_ij, log_vectors)
+        count = stepping.advance(self._pos, self._vel, acc, self._radius, self._inv_mass, self.time, target,
+                                 collisions.METHODS[self._integrator], self._bounds_array, self._restitution,
+                                 self._wall_restitution, log_ij, log_vectors)
         if report is not None:
             for k in range(min(count, size)):
-                report.append((self.time, self._names[log_ij[k, 0]], self._names[log_ij[k, 1]],
+                report.append((target, self._names[log_ij[k, 0]], self._names[log_ij[k, 1]],
                                log_vectors[k, 0].copy(), log_vectors[k, 1].copy(), log_vectors[k, 2].copy()))
-        if self._bounds is not None:
-            collisions.contain(self._pos, self._vel, self._radius, self._movable, self._bounds_array,
-                               self._wall_restitution)
-        return collided
 
     # -- output -------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:

@@ -1,0 +1,93 @@
+"""How a step is cut and carried out: one compiled function per World step.
+
+Each body gets a disc that holds all of its motion until the end of the step
+(its radius grown by how far it may travel); the pairs whose discs overlap are
+the only ones that may touch. A pair that would move, relative to each other,
+more than the smaller of its radii is checked in parts; only its bodies are
+split, and every other body moves by one integrator step. Whenever a split
+body leaves its disc (a collision sped it up, or a push moved it), its pairs
+are planned again. Compiled without the GIL, so that other threads run while
+the physics thread steps.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import collisions
+from .collisions import _jit
+
+
+@_jit
+def _discs(vel, amag, radius, idx, t_body, target, extent):
+    for i in idx:
+        span = target - t_body[i]
+        speed = math.sqrt(vel[i, 0] * vel[i, 0] + vel[i, 1] * vel[i, 1])
+        extent[i] = radius[i] + speed * span + 0.5 * amag[i] * span * span
+
+
+@_jit
+def _resolve(pos, vel, inv_mass, radius, movable, pi, pj, e, bounds, e_wall, log_ij, log_vectors, logged):
+    collided, logged = collisions.resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors, logged)
+    if len(bounds) == 4:
+        collisions.contain(pos, vel, radius, movable, bounds, e_wall)
+    return logged
+
+
+@_jit
+def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wall, log_ij, log_vectors):
+    """Advance every body from ``t0`` to ``target`` (s), in place. Returns the number
+    of collisions; each is written to the log arrays while there is room."""
+    n = pos.shape[0]
+    every = np.arange(n)
+    movable = inv_mass > 0.0
+    fixed = ~movable
+    amag = np.sqrt(acc[:, 0] * acc[:, 0] + acc[:, 1] * acc[:, 1])
+    t_now = t0
+    t_body = np.full(n, t0)  # the time each body has reached
+    centre = pos.copy()
+    extent = np.empty(n)
+    _discs(vel, amag, radius, every, t_body, target, extent)
+    ci, cj = collisions.candidate_pairs(centre, extent, fixed)
+    logged = 0
+    fast = collisions.pair_parts(vel, acc, radius, ci, cj, t_body, target) > 1
+    fi, fj = ci[fast], cj[fast]
+    split = np.zeros(n, np.bool_)
+    left = np.empty(n)
+    while len(fi):
+        most = collisions.pair_parts(vel, acc, radius, fi, fj, t_body, target).max()
+        if most == 1:
+            break
+        t_next = t_now + (target - t_now) / most
+        split[:] = False
+        split[fi] = True
+        split[fj] = True
+        idx = np.flatnonzero(split)
+        collisions.move(pos, vel, acc, idx, t_body, t_now, method, radius, movable, bounds, e_wall)
+        collisions.move(pos, vel, acc, idx, t_body, t_next, method, radius, movable, bounds, e_wall)
+        logged = _resolve(pos, vel, inv_mass, radius, movable, fi, fj, e, bounds, e_wall, log_ij, log_vectors, logged)
+        t_now = t_next
+        # Keep every disc holding its body's motion: plan again the pairs of those that left theirs.
+        _discs(vel, amag, radius, idx, t_body, target, left)
+        chosen = np.zeros(n, np.bool_)
+        gone = False
+        for i in idx:
+            dx = pos[i, 0] - centre[i, 0]
+            dy = pos[i, 1] - centre[i, 1]
+            if math.sqrt(dx * dx + dy * dy) + left[i] > extent[i]:
+                chosen[i] = True
+                gone = True
+                centre[i, 0], centre[i, 1] = pos[i, 0], pos[i, 1]
+                extent[i] = left[i]
+        if gone:
+            ni, nj = collisions.pairs_with(centre, extent, fixed, chosen)
+            ci, cj = collisions.merge_pairs(ci, cj, ni, nj)
+        # Split again every pair of a split body that still moves too fast.
+        near = split[ci] | split[cj]
+        si, sj = ci[near], cj[near]
+        fast = collisions.pair_parts(vel, acc, radius, si, sj, t_body, target) > 1
+        fi, fj = si[fast], sj[fast]
+    collisions.move(pos, vel, acc, every, t_body, target, method, radius, movable, bounds, e_wall)
+    return _resolve(pos, vel, inv_mass, radius, movable, ci, cj, e, bounds, e_wall, log_ij, log_vectors, logged)
