@@ -1,14 +1,15 @@
 """Collisions: broad phase, overlap test, tilted-axis 1D response,
 half-overlap separation, and walls (SCENE_FORMAT.md, "Collisions").
 
-These are the loops of a step, compiled by numba (``nogil``, so that the GUI
-thread keeps painting while the physics thread is inside one). They work on
+These are the loops of a step, compiled by numba (see `compiled`; without the
+GIL, so that the GUI thread keeps painting while the physics thread is inside
+one). They work on
 the World's arrays: positions (m), velocities (m/s), accelerations (m/s²),
 radii (m) and inverse masses (1/kg, zero for a fixed body).
 
 - `candidate_pairs`: a uniform grid; no loop over all pairs.
-- `pair_parts`: how finely a step must be cut so that no pair can pass
-  through each other between two checks.
+- `fast_pairs`: the pairs whose step must be cut finer, so that no pair can
+  pass through each other between two checks.
 - `move`: the integrator, with exact bounces off the walls.
 - `resolve_pairs`: the pairs in order, one by one, as SCENE_FORMAT.md says.
 - `contain`: nothing ends a step outside the box.
@@ -19,9 +20,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
-
 from . import integrators
+from .compiled import jit as _jit
 
 OVERLAP_TOLERANCE = 1e-12
 """Relative to the sum of radii: a gap smaller than this counts as touching, not overlapping."""
@@ -30,7 +30,6 @@ MAX_PASSES = 64
 """Passes over the pairs in one (sub)step; a chain of collisions running against the
 pair order (Newton's cradle hit from the right) needs one per link."""
 
-_jit = njit(cache=True, nogil=True, error_model="numpy")
 _kinematic = _jit(integrators.kinematic)
 _semi_implicit_euler = _jit(integrators.semi_implicit_euler)
 _euler = _jit(integrators.euler)
@@ -92,8 +91,8 @@ def _cells(pos, small, cell):
 
 @_jit
 def _grid_pairs(pos, extent, skip, small, cell, chosen):
-    """The pairs of two small bodies, one of them ``chosen``, from the grid.
-    With every body chosen they come out in (i, j) order."""
+    """The pairs of two small bodies, one of them ``chosen``, from the grid, each
+    chosen body looking as far as its own extent needs (not in order)."""
     n = pos.shape[0]
     cx, cy, ncx, ncy, start, order, cell = _cells(pos, small, cell)
     out_i = np.empty(4 * n + 64, np.int64)
@@ -134,6 +133,78 @@ def _grid_pairs(pos, extent, skip, small, cell, chosen):
             out_j[m + p] = max(i, near[p])
         m += k
     return out_i[:m], out_j[:m]
+
+
+@_jit
+def _every_grid_pair(pos, extent, skip, small, cell):
+    """Every pair of two small bodies, from the grid, in (i, j) order.
+
+    Each pair is visited once: a body looks at the rest of its own cell and the
+    cell above it (side by side in cell order), and at the three cells of the
+    next column; the positions are read in cell order.
+    """
+    n = pos.shape[0]
+    cx, cy, ncx, ncy, start, order, cell = _cells(pos, small, cell)
+    xs = np.empty(len(order))
+    ys = np.empty(len(order))
+    es = np.empty(len(order))
+    ks = np.empty(len(order), np.bool_)
+    for s in range(len(order)):
+        i = order[s]
+        xs[s], ys[s], es[s], ks[s] = pos[i, 0], pos[i, 1], extent[i], skip[i]
+    out_i = np.empty(4 * n + 64, np.int64)
+    out_j = np.empty(4 * n + 64, np.int64)
+    m = 0
+    for s in range(len(order)):
+        i = order[s]
+        c = cx[i] * ncy + cy[i]
+        x, y, e, k = xs[s], ys[s], es[s], ks[s]
+        runs = ((s + 1, start[c + 2] if cy[i] + 1 < ncy else start[c + 1]),
+                (start[c + ncy - 1] if cy[i] > 0 else start[c + ncy], start[min(c + ncy + 2, (cx[i] + 2) * ncy)])
+                if cx[i] + 1 < ncx else (0, 0))
+        for lo, hi in runs:
+            if m + hi - lo > len(out_i):
+                out_i = _grow(out_i, m + hi - lo)
+                out_j = _grow(out_j, m + hi - lo)
+            for t in range(lo, hi):
+                if k and ks[t]:
+                    continue
+                dx = xs[t] - x
+                dy = ys[t] - y
+                lim = e + es[t]
+                if dx * dx + dy * dy < lim * lim:
+                    j = order[t]
+                    out_i[m] = min(i, j)
+                    out_j[m] = max(i, j)
+                    m += 1
+    return _sort_pairs(out_i[:m], out_j[:m], n)
+
+
+@_jit
+def _sort_pairs(pi, pj, n):
+    """Pairs in (i, j) order: a counting sort on i, then each i's few partners in order."""
+    first = np.zeros(n + 1, np.int64)
+    for i in pi:
+        first[i + 1] += 1
+    for i in range(n):
+        first[i + 1] += first[i]
+    fill = first[:-1].copy()
+    out_i = np.empty(len(pi), np.int64)
+    out_j = np.empty(len(pi), np.int64)
+    for p in range(len(pi)):
+        q = fill[pi[p]]
+        out_i[q] = pi[p]
+        out_j[q] = pj[p]
+        fill[pi[p]] += 1
+    for i in range(n):
+        for q in range(first[i] + 1, first[i + 1]):
+            j = out_j[q]
+            r = q
+            while r > first[i] and out_j[r - 1] > j:
+                out_j[r] = out_j[r - 1]
+                r -= 1
+            out_j[r] = j
+    return out_i, out_j
 
 
 @_jit
@@ -186,15 +257,15 @@ def pairs_with(pos, extent, skip, chosen):
     sample = np.sort(extent[:: max(1, n // 256)])
     cell = 3.0 * sample[(9 * len(sample)) // 10]
     small = extent <= 0.5 * cell
-    gi, gj = _grid_pairs(pos, extent, skip, small, cell, chosen)
-    every = chosen.all()
-    if every and small.all():
+    if chosen.all():
+        gi, gj = _every_grid_pair(pos, extent, skip, small, cell)
+    else:
+        gi, gj = _grid_pairs(pos, extent, skip, small, cell, chosen)
+        gi, gj = _sort_pairs(gi, gj, n)
+    if small.all():
         return gi, gj
     li, lj = _large_pairs(pos, extent, skip, small, chosen)
-    pi = np.concatenate((gi, li))
-    pj = np.concatenate((gj, lj))
-    srt = np.argsort(pi * n + pj, kind="mergesort")
-    return pi[srt], pj[srt]
+    return merge_pairs(gi, gj, *_sort_pairs(li, lj, n))
 
 
 @_jit
@@ -228,23 +299,42 @@ def merge_pairs(ai, aj, bi, bj):
 # ---------------------------------------------------------------------------
 
 @_jit
-def pair_parts(vel, acc, radius, pi, pj, t_body, target):
-    """For each pair, how many equal parts the time left until ``target`` must be
-    cut into so that the two move, relative to each other, no more than the
-    smaller of their radii in one part: then neither can pass through the other
-    between two checks."""
-    out = np.empty(len(pi), np.int64)
+def fast_pairs(vel, acc, radius, pi, pj, t_body, target, among):
+    """The pairs, with at least one body ``among`` the given ones, that must be
+    checked in parts: the time left until ``target`` cut so that the two move,
+    relative to each other, no more than the smaller of their radii in one
+    part; then neither can pass through the other between two checks.
+    Returns those pairs and the largest number of parts (1 when none)."""
+    out_i = np.empty(16, np.int64)
+    out_j = np.empty(16, np.int64)
+    m = 0
+    most = 1
     for k in range(len(pi)):
         i, j = pi[k], pj[k]
+        if not (among[i] or among[j]):
+            continue
         span = target - min(t_body[i], t_body[j])
         dvx = vel[j, 0] - vel[i, 0]
         dvy = vel[j, 1] - vel[i, 1]
         dax = acc[j, 0] - acc[i, 0]
         day = acc[j, 1] - acc[i, 1]
-        travel = math.sqrt(dvx * dvx + dvy * dvy) * span + 0.5 * math.sqrt(dax * dax + day * day) * span * span
-        ratio = travel / min(radius[i], radius[j])
-        out[k] = 1 if not ratio > 1.0 else int(math.ceil(min(ratio, 1e9)))
-    return out
+        rmin = min(radius[i], radius[j])
+        if dax == 0.0 and day == 0.0:  # the usual case, both under the same gravity
+            if (dvx * dvx + dvy * dvy) * span * span <= rmin * rmin:
+                continue
+            travel = math.sqrt(dvx * dvx + dvy * dvy) * span
+        else:
+            travel = math.sqrt(dvx * dvx + dvy * dvy) * span + 0.5 * math.sqrt(dax * dax + day * day) * span * span
+            if travel <= rmin:
+                continue
+        if m == len(out_i):
+            out_i = _grow(out_i, m + 1)
+            out_j = _grow(out_j, m + 1)
+        out_i[m] = i
+        out_j[m] = j
+        m += 1
+        most = max(most, int(math.ceil(min(travel / rmin, 1e9))))
+    return out_i[:m], out_j[:m], most
 
 
 # ---------------------------------------------------------------------------
@@ -394,6 +484,8 @@ def resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors, lo
             if p > 0 and not ui > uj:
                 continue
             wi, wj = inv_mass[i], inv_mass[j]
+            if wi + wj == 0.0:
+                continue  # two fixed bodies (a pair planned before one of them was fixed)
             if ui > uj:
                 if count < len(log_ij):
                     log_ij[count, 0], log_ij[count, 1] = i, j

@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from . import collisions
-from .collisions import _jit
+from .compiled import jit as _jit
 
 
 @_jit
@@ -45,21 +45,17 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
     movable = inv_mass > 0.0
     fixed = ~movable
     amag = np.sqrt(acc[:, 0] * acc[:, 0] + acc[:, 1] * acc[:, 1])
-    t_now = t0
-    t_body = np.full(n, t0)  # the time each body has reached
     centre = pos.copy()
     extent = np.empty(n)
-    _discs(vel, amag, radius, every, t_body, target, extent)
+    _discs(vel, amag, radius, every, np.full(n, t0), target, extent)
     ci, cj = collisions.candidate_pairs(centre, extent, fixed)
+    t_now = t0
+    t_body = np.full(n, t0)  # the time each body has reached
     logged = 0
-    fast = collisions.pair_parts(vel, acc, radius, ci, cj, t_body, target) > 1
-    fi, fj = ci[fast], cj[fast]
-    split = np.zeros(n, np.bool_)
+    split = np.ones(n, np.bool_)
     left = np.empty(n)
-    while len(fi):
-        most = collisions.pair_parts(vel, acc, radius, fi, fj, t_body, target).max()
-        if most == 1:
-            break
+    fi, fj, most = collisions.fast_pairs(vel, acc, radius, ci, cj, t_body, target, split)
+    while most > 1:
         t_next = t_now + (target - t_now) / most
         split[:] = False
         split[fi] = True
@@ -85,9 +81,6 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
             ni, nj = collisions.pairs_with(centre, extent, fixed, chosen)
             ci, cj = collisions.merge_pairs(ci, cj, ni, nj)
         # Split again every pair of a split body that still moves too fast.
-        near = split[ci] | split[cj]
-        si, sj = ci[near], cj[near]
-        fast = collisions.pair_parts(vel, acc, radius, si, sj, t_body, target) > 1
-        fi, fj = si[fast], sj[fast]
+        fi, fj, most = collisions.fast_pairs(vel, acc, radius, ci, cj, t_body, target, split)
     collisions.move(pos, vel, acc, every, t_body, target, method, radius, movable, bounds, e_wall)
     return _resolve(pos, vel, inv_mass, radius, movable, ci, cj, e, bounds, e_wall, log_ij, log_vectors, logged)

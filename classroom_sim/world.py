@@ -79,7 +79,7 @@ class World:
         self._restitution = check_fraction(restitution, "restitution")
         self._wall_restitution = check_fraction(wall_restitution, "wall_restitution")
         self.integrator = integrator
-        self._acc_dirty = True
+        self._acc_dirty = True  # which pairs may touch; kept from step to step (see `stepping`)
         self._acc_cache = np.empty((0, 2))
         self._state_dependent = False
         self._samplers: list = []
