@@ -7,7 +7,8 @@ one). They work on
 the World's arrays: positions (m), velocities (m/s), accelerations (m/s²),
 radii (m) and inverse masses (1/kg, zero for a fixed body).
 
-- `candidate_pairs`: a uniform grid; no loop over all pairs.
+- `plan`, `pairs_again`: a uniform grid finds the pairs that may touch; no
+  loop over all pairs.
 - `fast_pairs`: the pairs whose step must be cut finer, so that no pair can
   pass through each other between two checks.
 - `move`: the integrator, with exact bounces off the walls.
@@ -52,8 +53,8 @@ def _grow(a, size):
 @_jit
 def _cells(pos, small, cell):
     """Bin the ``small`` bodies into square cells of side at least ``cell``: each
-    body's cell column and row, the bodies in cell order with where each cell
-    starts, and the side used."""
+    body's cell column and row, the grid's size, where each cell starts in the
+    bodies' cell order, that order, the side used and the grid's corner."""
     n = pos.shape[0]
     xmin, ymin, xmax, ymax = np.inf, np.inf, -np.inf, -np.inf
     for i in range(n):
@@ -86,57 +87,11 @@ def _cells(pos, small, cell):
             c = cx[i] * ncy + cy[i]
             order[fill[c]] = i
             fill[c] += 1
-    return cx, cy, ncx, ncy, start, order, cell
+    return cx, cy, ncx, ncy, start, order, cell, xmin, ymin
 
 
 @_jit
-def _grid_pairs(pos, extent, skip, small, cell, chosen):
-    """The pairs of two small bodies, one of them ``chosen``, from the grid, each
-    chosen body looking as far as its own extent needs (not in order)."""
-    n = pos.shape[0]
-    cx, cy, ncx, ncy, start, order, cell = _cells(pos, small, cell)
-    out_i = np.empty(4 * n + 64, np.int64)
-    out_j = np.empty(4 * n + 64, np.int64)
-    near = np.empty(n, np.int64)
-    m = 0
-    for i in range(n):
-        if not (small[i] and chosen[i]):
-            continue
-        xi, yi, ei, si = pos[i, 0], pos[i, 1], extent[i], skip[i]
-        # A partner is small: within ei + cell/2 of i, a cell or more away for a chosen body grown large.
-        g = max(1, int(math.ceil((ei + 0.5 * cell) / cell)))
-        gy0 = max(cy[i] - g, 0)
-        gy1 = min(cy[i] + g, ncy - 1)
-        k = 0
-        for gx in range(max(cx[i] - g, 0), min(cx[i] + g + 1, ncx)):
-            # the cells of a column lie side by side in `order`
-            for s in range(start[gx * ncy + gy0], start[gx * ncy + gy1 + 1]):
-                j = order[s]
-                if j == i or (j < i and chosen[j]) or (si and skip[j]):
-                    continue
-                dx = pos[j, 0] - xi
-                dy = pos[j, 1] - yi
-                lim = ei + extent[j]
-                if dx * dx + dy * dy < lim * lim:
-                    # keep the partners of i in index order
-                    p = k
-                    while p > 0 and near[p - 1] > j:
-                        near[p] = near[p - 1]
-                        p -= 1
-                    near[p] = j
-                    k += 1
-        if m + k > len(out_i):
-            out_i = _grow(out_i, m + k)
-            out_j = _grow(out_j, m + k)
-        for p in range(k):
-            out_i[m + p] = min(i, near[p])
-            out_j[m + p] = max(i, near[p])
-        m += k
-    return out_i[:m], out_j[:m]
-
-
-@_jit
-def _every_grid_pair(pos, extent, skip, small, cell):
+def _every_grid_pair(pos, extent, skip, grid):
     """Every pair of two small bodies, from the grid, in (i, j) order.
 
     Each pair is visited once: a body looks at the rest of its own cell and the
@@ -144,7 +99,7 @@ def _every_grid_pair(pos, extent, skip, small, cell):
     next column; the positions are read in cell order.
     """
     n = pos.shape[0]
-    cx, cy, ncx, ncy, start, order, cell = _cells(pos, small, cell)
+    cx, cy, ncx, ncy, start, order, cell, _, _ = grid
     xs = np.empty(len(order))
     ys = np.empty(len(order))
     es = np.empty(len(order))
@@ -208,9 +163,9 @@ def _sort_pairs(pi, pj, n):
 
 
 @_jit
-def _large_pairs(pos, extent, skip, small, chosen):
-    """The pairs with a body that is not ``small`` and a ``chosen`` one, by checking
-    each large body against every body."""
+def _large_pairs(pos, extent, skip, small):
+    """The pairs with a body that is not ``small``, by checking each large body
+    against every body (a planet among pebbles)."""
     n = pos.shape[0]
     out_i = np.empty(64, np.int64)
     out_j = np.empty(64, np.int64)
@@ -219,10 +174,10 @@ def _large_pairs(pos, extent, skip, small, chosen):
     for i in range(n):
         if small[i]:
             continue
-        xi, yi, ei, si, ci = pos[i, 0], pos[i, 1], extent[i], skip[i], chosen[i]
+        xi, yi, ei, si = pos[i, 0], pos[i, 1], extent[i], skip[i]
         k = 0
         for j in range(n):
-            if j == i or (j < i and not small[j]) or (si and skip[j]) or not (ci or chosen[j]):
+            if j == i or (j < i and not small[j]) or (si and skip[j]):
                 continue
             dx = pos[j, 0] - xi
             dy = pos[j, 1] - yi
@@ -241,37 +196,93 @@ def _large_pairs(pos, extent, skip, small, chosen):
 
 
 @_jit
-def pairs_with(pos, extent, skip, chosen):
-    """Every pair (i < j) with |x_i - x_j| < extent_i + extent_j that involves a
-    ``chosen`` body, except pairs of two ``skip`` bodies; sorted by (i, j).
+def plan(pos, extent, skip):
+    """Every pair (i < j) with |x_i - x_j| < extent_i + extent_j, except pairs of two
+    ``skip`` bodies, sorted by (i, j); and what `pairs_again` needs to find
+    more of them later: the grid, which bodies are in it, its largest extent.
 
     ``extent`` is a body's radius grown by how far it may travel, so these are
     the pairs that may touch. Bodies share a grid whose cells fit nine in ten
-    of them with room to spare; the few larger ones (a planet among pebbles)
-    are checked against every body.
+    of them with room to spare; the few larger ones are checked against every
+    body.
     """
     n = pos.shape[0]
     if n < 2:
         empty = np.empty(0, np.int64)
-        return empty, empty
+        return empty, empty, _cells(pos, np.zeros(n, np.bool_), 1.0), np.zeros(n, np.bool_), 0.0
     sample = np.sort(extent[:: max(1, n // 256)])
     cell = 3.0 * sample[(9 * len(sample)) // 10]
     small = extent <= 0.5 * cell
-    if chosen.all():
-        gi, gj = _every_grid_pair(pos, extent, skip, small, cell)
-    else:
-        gi, gj = _grid_pairs(pos, extent, skip, small, cell, chosen)
-        gi, gj = _sort_pairs(gi, gj, n)
-    if small.all():
-        return gi, gj
-    li, lj = _large_pairs(pos, extent, skip, small, chosen)
-    return merge_pairs(gi, gj, *_sort_pairs(li, lj, n))
+    grid = _cells(pos, small, cell)
+    gi, gj = _every_grid_pair(pos, extent, skip, grid)
+    if not small.all():
+        li, lj = _large_pairs(pos, extent, skip, small)
+        gi, gj = merge_pairs(gi, gj, *_sort_pairs(li, lj, n))
+    biggest = 0.0
+    for i in range(n):
+        if small[i]:
+            biggest = max(biggest, extent[i])
+    return gi, gj, grid, small, biggest
+
+
+@_jit
+def pairs_again(centre, extent, skip, grid, small, biggest, chosen, moved):
+    """The pairs of the ``chosen`` bodies, whose discs (``centre``, ``extent``) were
+    just drawn anew, sorted by (i, j). The grid of the plan still holds every
+    body whose disc has not ``moved`` since; the moved ones, and the bodies too
+    large for the grid, are checked one by one."""
+    n = centre.shape[0]
+    cx, cy, ncx, ncy, start, order, cell, xmin, ymin = grid
+    out_i = np.empty(64, np.int64)
+    out_j = np.empty(64, np.int64)
+    near = np.empty(n, np.int64)
+    others = np.flatnonzero(moved | ~small)
+    m = 0
+    for b in np.flatnonzero(chosen):
+        xb, yb, eb, sb = centre[b, 0], centre[b, 1], extent[b], skip[b]
+        k = 0
+        g = int(math.ceil((eb + biggest) / cell))
+        gx0 = max(int(math.floor((xb - xmin) / cell)) - g, 0)
+        gx1 = min(int(math.floor((xb - xmin) / cell)) + g, ncx - 1)
+        gy0 = max(int(math.floor((yb - ymin) / cell)) - g, 0)
+        gy1 = min(int(math.floor((yb - ymin) / cell)) + g, ncy - 1)
+        for gx in range(gx0, gx1 + 1):
+            if gy0 > gy1:
+                break
+            for t in range(start[gx * ncy + gy0], start[gx * ncy + gy1 + 1]):
+                j = order[t]
+                if moved[j] or (sb and skip[j]):
+                    continue
+                dx = centre[j, 0] - xb
+                dy = centre[j, 1] - yb
+                lim = eb + extent[j]
+                if dx * dx + dy * dy < lim * lim:
+                    near[k] = j
+                    k += 1
+        for j in others:
+            if j == b or (chosen[j] and j < b) or (sb and skip[j]):
+                continue
+            dx = centre[j, 0] - xb
+            dy = centre[j, 1] - yb
+            lim = eb + extent[j]
+            if dx * dx + dy * dy < lim * lim:
+                near[k] = j
+                k += 1
+        if m + k > len(out_i):
+            out_i = _grow(out_i, m + k)
+            out_j = _grow(out_j, m + k)
+        for p in range(k):
+            out_i[m + p] = min(b, near[p])
+            out_j[m + p] = max(b, near[p])
+        m += k
+    return _sort_pairs(out_i[:m], out_j[:m], n)
 
 
 @_jit
 def candidate_pairs(pos, extent, skip):
-    """Every pair (i < j) that may touch: `pairs_with` every body chosen."""
-    return pairs_with(pos, extent, skip, np.ones(pos.shape[0], np.bool_))
+    """The pairs of `plan`, alone."""
+    pi, pj, _, _, _ = plan(pos, extent, skip)
+    return pi, pj
 
 
 @_jit
@@ -299,12 +310,17 @@ def merge_pairs(ai, aj, bi, bj):
 # ---------------------------------------------------------------------------
 
 @_jit
-def fast_pairs(vel, acc, radius, pi, pj, t_body, target, among):
+def fast_pairs(pos, vel, acc, radius, pi, pj, t_body, target, among, straight):
     """The pairs, with at least one body ``among`` the given ones, that must be
     checked in parts: the time left until ``target`` cut so that the two move,
     relative to each other, no more than the smaller of their radii in one
     part; then neither can pass through the other between two checks.
-    Returns those pairs and the largest number of parts (1 when none)."""
+
+    A pair needs that only if it may touch before ``target``: two bodies at the
+    same instant under the same acceleration, both ``straight`` (no wall within
+    reach), move in a straight line relative to each other and pass at their
+    closest approach; a pair that stays apart all the way is left whole.
+    Returns the pairs and the largest number of parts (1 when none)."""
     out_i = np.empty(16, np.int64)
     out_j = np.empty(16, np.int64)
     m = 0
@@ -320,9 +336,19 @@ def fast_pairs(vel, acc, radius, pi, pj, t_body, target, among):
         day = acc[j, 1] - acc[i, 1]
         rmin = min(radius[i], radius[j])
         if dax == 0.0 and day == 0.0:  # the usual case, both under the same gravity
-            if (dvx * dvx + dvy * dvy) * span * span <= rmin * rmin:
+            vv = dvx * dvx + dvy * dvy
+            if vv * span * span <= rmin * rmin:
                 continue
-            travel = math.sqrt(dvx * dvx + dvy * dvy) * span
+            if t_body[i] == t_body[j] and straight[i] and straight[j]:
+                dx = pos[j, 0] - pos[i, 0]
+                dy = pos[j, 1] - pos[i, 1]
+                reach = radius[i] + radius[j]
+                s = min(max(-(dx * dvx + dy * dvy) / vv, 0.0), span)  # closest approach
+                cx = dx + dvx * s
+                cy = dy + dvy * s
+                if cx * cx + cy * cy >= reach * reach:
+                    continue
+            travel = math.sqrt(vv) * span
         else:
             travel = math.sqrt(dvx * dvx + dvy * dvy) * span + 0.5 * math.sqrt(dax * dax + day * day) * span * span
             if travel <= rmin:

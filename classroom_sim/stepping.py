@@ -29,6 +29,16 @@ def _discs(vel, amag, radius, idx, t_body, target, extent):
 
 
 @_jit
+def _away_from_walls(centre, extent, idx, bounds, straight):
+    """Mark which of the bodies ``idx`` have a disc that stays clear of every wall."""
+    if len(bounds) != 4:
+        return
+    for i in idx:
+        straight[i] = (bounds[0] <= centre[i, 0] - extent[i] and centre[i, 0] + extent[i] <= bounds[2]
+                       and bounds[1] <= centre[i, 1] - extent[i] and centre[i, 1] + extent[i] <= bounds[3])
+
+
+@_jit
 def _resolve(pos, vel, inv_mass, radius, movable, pi, pj, e, bounds, e_wall, log_ij, log_vectors, logged):
     collided, logged = collisions.resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors, logged)
     if len(bounds) == 4:
@@ -48,13 +58,16 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
     centre = pos.copy()
     extent = np.empty(n)
     _discs(vel, amag, radius, every, np.full(n, t0), target, extent)
-    ci, cj = collisions.candidate_pairs(centre, extent, fixed)
+    ci, cj, grid, small, biggest = collisions.plan(centre, extent, fixed)
+    moved = np.zeros(n, np.bool_)  # bodies whose disc was drawn anew since the plan
+    straight = np.ones(n, np.bool_)  # bodies whose disc meets no wall: they fly straight
+    _away_from_walls(centre, extent, every, bounds, straight)
     t_now = t0
     t_body = np.full(n, t0)  # the time each body has reached
     logged = 0
     split = np.ones(n, np.bool_)
     left = np.empty(n)
-    fi, fj, most = collisions.fast_pairs(vel, acc, radius, ci, cj, t_body, target, split)
+    fi, fj, most = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
     while most > 1:
         t_next = t_now + (target - t_now) / most
         split[:] = False
@@ -74,13 +87,15 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
             dy = pos[i, 1] - centre[i, 1]
             if math.sqrt(dx * dx + dy * dy) + left[i] > extent[i]:
                 chosen[i] = True
+                moved[i] = True
                 gone = True
                 centre[i, 0], centre[i, 1] = pos[i, 0], pos[i, 1]
                 extent[i] = left[i]
         if gone:
-            ni, nj = collisions.pairs_with(centre, extent, fixed, chosen)
+            _away_from_walls(centre, extent, idx, bounds, straight)
+            ni, nj = collisions.pairs_again(centre, extent, fixed, grid, small, biggest, chosen, moved)
             ci, cj = collisions.merge_pairs(ci, cj, ni, nj)
         # Split again every pair of a split body that still moves too fast.
-        fi, fj, most = collisions.fast_pairs(vel, acc, radius, ci, cj, t_body, target, split)
+        fi, fj, most = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
     collisions.move(pos, vel, acc, every, t_body, target, method, radius, movable, bounds, e_wall)
     return _resolve(pos, vel, inv_mass, radius, movable, ci, cj, e, bounds, e_wall, log_ij, log_vectors, logged)

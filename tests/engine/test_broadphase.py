@@ -36,11 +36,27 @@ def scenes(draw):
 
 @given(scenes())
 def test_candidate_pairs_match_brute_force(scene):
-    pos, extent, skip, chosen = scene
+    pos, extent, skip, _ = scene
     i, j = collisions.candidate_pairs(pos, extent, skip)
     assert list(zip(i.tolist(), j.tolist())) == brute(pos, extent, skip)
-    i, j = collisions.pairs_with(pos, extent, skip, chosen)
-    assert list(zip(i.tolist(), j.tolist())) == brute(pos, extent, skip, chosen)
+
+
+@given(scenes(), st.data())
+def test_pairs_again_finds_every_pair_of_discs_drawn_anew(scene, data):
+    """After the plan, some bodies get new discs (moved earlier, or chosen now);
+    the pairs of the chosen ones must be exactly what brute force finds."""
+    pos, extent, skip, chosen = scene
+    n = len(pos)
+    _, _, grid, small, biggest = collisions.plan(pos, extent, skip)
+    moved = chosen.copy()
+    if n:
+        moved |= data.draw(arrays(bool, n))  # drawn anew earlier in the step
+    centre, ext = pos.copy(), extent.copy()
+    for k in np.flatnonzero(moved):
+        centre[k] += data.draw(arrays(float, 2, elements=st.floats(-3, 3)))
+        ext[k] = data.draw(st.floats(0.01, 2.0))
+    i, j = collisions.pairs_again(centre, ext, skip, grid, small, biggest, chosen, moved)
+    assert list(zip(i.tolist(), j.tolist())) == brute(centre, ext, skip, chosen)
 
 
 def test_far_apart_bodies_do_not_blow_up_the_grid():
