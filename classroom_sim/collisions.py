@@ -136,6 +136,19 @@ def _every_grid_pair(pos, extent, skip, grid):
 
 
 @_jit
+def _emit(out_i, out_j, m, b, near, k):
+    """Append the pairs of body ``b`` with ``near[:k]`` as (lower, higher) index,
+    growing the arrays as needed. Returns them and the new count."""
+    if m + k > len(out_i):
+        out_i = _grow(out_i, m + k)
+        out_j = _grow(out_j, m + k)
+    for p in range(k):
+        out_i[m + p] = min(b, near[p])
+        out_j[m + p] = max(b, near[p])
+    return out_i, out_j, m + k
+
+
+@_jit
 def _sort_pairs(pi, pj, n):
     """Pairs in (i, j) order: a counting sort on i, then each i's few partners in order."""
     first = np.zeros(n + 1, np.int64)
@@ -185,13 +198,7 @@ def _large_pairs(pos, extent, skip, small):
             if dx * dx + dy * dy < lim * lim:
                 near[k] = j
                 k += 1
-        if m + k > len(out_i):
-            out_i = _grow(out_i, m + k)
-            out_j = _grow(out_j, m + k)
-        for p in range(k):
-            out_i[m + p] = min(i, near[p])
-            out_j[m + p] = max(i, near[p])
-        m += k
+        out_i, out_j, m = _emit(out_i, out_j, m, i, near, k)
     return out_i[:m], out_j[:m]
 
 
@@ -268,13 +275,7 @@ def pairs_again(centre, extent, skip, grid, small, biggest, chosen, moved):
             if dx * dx + dy * dy < lim * lim:
                 near[k] = j
                 k += 1
-        if m + k > len(out_i):
-            out_i = _grow(out_i, m + k)
-            out_j = _grow(out_j, m + k)
-        for p in range(k):
-            out_i[m + p] = min(b, near[p])
-            out_j[m + p] = max(b, near[p])
-        m += k
+        out_i, out_j, m = _emit(out_i, out_j, m, b, near, k)
     return _sort_pairs(out_i[:m], out_j[:m], n)
 
 

@@ -127,17 +127,22 @@ def _fraction(value, field):
     return value
 
 
-def _accelerations(value, field):
-    out, names = [], set()
+def _named(value, field, allowed, clash):
+    """The entries of an array of tables whose names must differ: (field path, entry, name)."""
+    names = set()
     for k, entry in enumerate(_tables(value, field)):
         where = f"{field}[{k}]"
-        _known(entry, _ACCELERATION, where)
-        acc_name = _checked(check_name, _require(entry, "name", where), f"{where}.name")
-        if acc_name in names:
-            raise _Invalid(f"{where}.name", f"{acc_name!r} is used twice")
-        names.add(acc_name)
-        out.append(ConstantAcceleration(acc_name, _vector(_require(entry, "vector", where), f"{where}.vector")))
-    return out
+        _known(entry, allowed, where)
+        name = _checked(check_name, _require(entry, "name", where), f"{where}.name")
+        if name in names:
+            raise _Invalid(f"{where}.name", f"{name!r} {clash}")
+        names.add(name)
+        yield where, entry, name
+
+
+def _accelerations(value, field):
+    return [ConstantAcceleration(name, _vector(_require(entry, "vector", where), f"{where}.vector"))
+            for where, entry, name in _named(value, field, _ACCELERATION, "is used twice")]
 
 
 def _build(data: dict) -> World:
@@ -162,12 +167,7 @@ def _build(data: dict) -> World:
                   integrator=integrator, accelerations=_accelerations(w.get("accelerations", []), "world.accelerations"))
 
     names = set()
-    for k, b in enumerate(_tables(data.get("bodies", []), "bodies")):
-        field = f"bodies[{k}]"
-        _known(b, _BODY, field)
-        name = _checked(check_name, _require(b, "name", field), f"{field}.name")
-        if name in names:
-            raise _Invalid(f"{field}.name", f"{name!r} is used by another body")
+    for field, b, name in _named(data.get("bodies", []), "bodies", _BODY, "is used by another body"):
         names.add(name)
         mass = _checked(check_mass, _require(b, "mass", field), f"{field}.mass")
         radius = _checked(check_radius, _require(b, "radius", field), f"{field}.radius")
