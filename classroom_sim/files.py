@@ -13,15 +13,31 @@ import tempfile
 from pathlib import Path
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _umask()
+
+
 def write_atomically(path, write, encoding: str = "utf-8") -> None:
     """Call ``write(f)`` on a text file that becomes ``path`` only if it returns normally.
 
-    Raises OSError (unwritable folder, full disk) after removing the temporary file.
+    The file gets the permissions of the one it replaces, or the usual ones for
+    a new file (not the private ones of a temporary file). Raises OSError
+    (unwritable folder, full disk) after removing the temporary file.
     """
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except OSError:
+        mode = 0o666 & ~_UMASK
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
     try:
+        os.chmod(tmp, mode)
         with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
             write(f)
             f.flush()

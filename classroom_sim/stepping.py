@@ -20,6 +20,11 @@ from . import collisions
 from .compiled import jit as _jit
 
 
+MAX_PARTS = 10_000
+"""A step is cut into no more parts than this (a pathological scene finishes its
+step with a coarser check rather than hang the physics thread)."""
+
+
 @_jit
 def _discs(vel, amag, radius, idx, t_body, target, extent):
     for i in idx:
@@ -68,7 +73,9 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
     split = np.ones(n, np.bool_)
     left = np.empty(n)
     fi, fj, most = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
-    while most > 1:
+    parts = 0
+    while most > 1 and parts < MAX_PARTS:
+        parts += 1
         t_next = t_now + (target - t_now) / most
         split[:] = False
         split[fi] = True

@@ -118,3 +118,19 @@ def test_recording_is_frozen_and_recorder_stops():
     assert len(rec.recording()) == len(r) == 4
     with pytest.raises(ValueError):
         Recorder(w, rate=0.0)
+
+
+def test_written_files_get_ordinary_permissions(tmp_path):
+    w = falling_world()
+    rec = Recorder(w, rate=10.0, until=0.2)
+    w.advance_to(0.2)
+    mask = os.umask(0)
+    os.umask(mask)
+    new = tmp_path / "new.csv"
+    rec.recording().write_csv(new)
+    assert new.stat().st_mode & 0o777 == 0o666 & ~mask
+    old = tmp_path / "old.csv"
+    old.write_text("x")
+    old.chmod(0o640)
+    rec.recording().write_csv(old)
+    assert old.stat().st_mode & 0o777 == 0o640
