@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from importlib import resources
+from importlib.metadata import entry_points
 from pathlib import Path
 
 from .recording import LAYOUTS, Recorder
@@ -81,16 +82,22 @@ def main(argv=None) -> int:
         return 130
 
 
+APPS = "classroom_sim.apps"
+"""The entry-point group where a desktop app registers itself as ``gui``: the
+engine starts it without knowing it (it never imports the ui)."""
+
+
 def _gui(args) -> int:
-    try:
-        from ui.app import main as app_main
-    except ModuleNotFoundError as exc:
-        if exc.name != "ui.app":
-            raise UsageError(f"the desktop app cannot start: {exc}") from None
+    found = entry_points(group=APPS, name="gui")
+    if not found:
         raise UsageError(
             "the desktop app is not part of this version yet; "
             "try 'classroom-sim lessons' and 'classroom-sim run SCENE --duration S --csv OUT'"
-        ) from None
+        )
+    try:
+        app_main = next(iter(found)).load()
+    except ImportError as exc:
+        raise UsageError(f"the desktop app cannot start: {exc}") from None
     return app_main(args.scene or str(default_lesson()))
 
 

@@ -120,3 +120,25 @@ def test_the_real_command_shows_no_traceback(tmp_path):
     assert out.returncode == 2
     assert out.stderr.strip() == f"classroom-sim: {bad}: bodies[1].radius: must be > 0, got 0"
     assert not (tmp_path / "o.csv").exists()
+
+
+def test_gui_without_a_registered_app_explains_itself(monkeypatch, capsys):
+    import classroom_sim.cli as cli
+    monkeypatch.setattr(cli, "entry_points", lambda **kw: [])
+    assert main([]) == 2
+    err = capsys.readouterr().err
+    assert "desktop app is not part of this version yet" in err and "Traceback" not in err
+
+
+def test_gui_starts_the_registered_app_on_the_default_lesson(monkeypatch):
+    import classroom_sim.cli as cli
+    started = []
+
+    class App:
+        def load(self):
+            return lambda scene: started.append(scene) or 0
+
+    monkeypatch.setattr(cli, "entry_points", lambda **kw: [App()] if kw == {"group": cli.APPS, "name": "gui"} else [])
+    assert main([]) == 0
+    assert main(["other.toml"]) == 0
+    assert started[0].endswith("projectile.toml") and started[1] == "other.toml"
