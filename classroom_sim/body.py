@@ -74,6 +74,9 @@ class Body:
         self._name = check_name(name)
         self._world = None
         mass = check_mass(mass)
+        velocity = as_vector(velocity, "velocity")
+        if math.isinf(mass) and np.any(velocity != 0):
+            raise ValueError("velocity: a fixed body cannot move")
         accs = list(accelerations)
         for acc in accs:
             if not isinstance(acc, Acceleration):
@@ -83,7 +86,7 @@ class Body:
             "mass": mass,
             "radius": check_radius(radius),
             "position": as_vector(position, "position"),
-            "velocity": np.zeros(2) if math.isinf(mass) else as_vector(velocity, "velocity"),
+            "velocity": velocity,
             "color": None if color is None else check_color(color),
             "gravity": bool(gravity),
             "accelerations": accs,

@@ -126,3 +126,23 @@ def test_snapshot_is_frozen_and_carries_totals():
     assert snap.positions[0, 0] == 0.0  # a snapshot never changes afterwards
     with pytest.raises(AttributeError):
         snap.time = 5.0
+
+
+def test_body_checks_its_values():
+    with pytest.raises(ValueError, match="fixed body cannot move"):
+        Body("A", "fixed", 0.1, (0.0, 0.0), (1.0, 0.0))
+    for bad in (dict(mass=-1.0), dict(mass=math.nan), dict(radius=0.0), dict(position=(1.0,)),
+                dict(velocity=(math.inf, 0.0)), dict(color="blue"), dict(name="")):
+        args = dict(name="A", mass=1.0, radius=0.1, position=(0.0, 0.0)) | bad
+        with pytest.raises(ValueError):
+            Body(**args)
+    w = World(bounds=(0.0, 0.0, 1.0, 1.0))
+    w.add_body(Body("A", 1.0, 0.1, (0.5, 0.5)))
+    with pytest.raises(ValueError, match="not inside the box"):
+        w.body("A").position = (0.05, 0.5)
+    with pytest.raises(ValueError, match="used by another body"):
+        w.add_body(Body("A", 1.0, 0.1, (0.2, 0.2)))
+    w.body("A").mass = "fixed"
+    assert w.body("A").fixed and np.array_equal(w.body("A").velocity, [0.0, 0.0])
+    with pytest.raises(ValueError, match="fixed body cannot move"):
+        w.body("A").velocity = (1.0, 0.0)
