@@ -62,6 +62,35 @@ class ConstantAcceleration(Acceleration):
     __hash__ = None
 
 
+def add_named(entries: list, acceleration, vector=None) -> None:
+    """Append to an acceleration list: an Acceleration, or a name and a constant vector
+    (m/s²). ValueError if the name is already in the list."""
+    if not isinstance(acceleration, Acceleration):
+        acceleration = ConstantAcceleration(acceleration, vector)
+    check_unique(entries + [acceleration])
+    entries.append(acceleration)
+
+
+def remove_named(entries: list, name: str, owner: str) -> None:
+    """Remove the named entry of an acceleration list; KeyError naming ``owner`` if there is none."""
+    for k, acc in enumerate(entries):
+        if acc.name == name:
+            del entries[k]
+            return
+    raise KeyError(f"{owner} has no acceleration named {name!r}")
+
+
+def check_unique(accelerations) -> None:
+    """ValueError if two entries share a name."""
+    seen = set()
+    for acc in accelerations:
+        if not isinstance(acc, Acceleration):
+            raise ValueError(f"accelerations: must be Acceleration values, got {acc!r}")
+        if acc.name in seen:
+            raise ValueError(f"accelerations: the name {acc.name!r} is used twice")
+        seen.add(acc.name)
+
+
 def as_vector(value, what: str) -> np.ndarray:
     """A finite 2-vector of floats from any pair of real numbers; ValueError naming ``what`` otherwise."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 2:

@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from .accelerations import Acceleration, ConstantAcceleration, as_vector
+from .accelerations import Acceleration, add_named, as_vector, check_unique, remove_named
 
 _COLOR = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -78,10 +78,7 @@ class Body:
         if math.isinf(mass) and np.any(velocity != 0):
             raise ValueError("velocity: a fixed body cannot move")
         accs = list(accelerations)
-        for acc in accs:
-            if not isinstance(acc, Acceleration):
-                raise ValueError(f"accelerations: must be Acceleration values, got {acc!r}")
-        _check_unique(accs)
+        check_unique(accs)
         self._own = {
             "mass": mass,
             "radius": check_radius(radius),
@@ -214,33 +211,20 @@ class Body:
 
     def add_acceleration(self, acceleration: Acceleration | str, vector=None) -> None:
         """Add a named acceleration: ``body.add_acceleration("thrust", (0, 2))`` or an Acceleration."""
-        if not isinstance(acceleration, Acceleration):
-            acceleration = ConstantAcceleration(acceleration, vector)
-        lst = self._own["accelerations"] if self._world is None else self._world._own_acc[self._i()]
-        _check_unique(lst + [acceleration])
-        lst.append(acceleration)
+        add_named(self._entries(), acceleration, vector)
         if self._world is not None:
             self._world._acc_dirty = True
 
     def remove_acceleration(self, name: str) -> None:
         """Remove the named entry; KeyError if there is none."""
-        lst = self._own["accelerations"] if self._world is None else self._world._own_acc[self._i()]
-        for k, acc in enumerate(lst):
-            if acc.name == name:
-                del lst[k]
-                if self._world is not None:
-                    self._world._acc_dirty = True
-                return
-        raise KeyError(f"body {self._name!r} has no acceleration named {name!r}")
+        remove_named(self._entries(), name, f"body {self._name!r}")
+        if self._world is not None:
+            self._world._acc_dirty = True
+
+    def _entries(self) -> list:
+        return self._own["accelerations"] if self._world is None else self._world._own_acc[self._i()]
 
     def __repr__(self):
         where = "" if self._world is None else " in a world"
         return f"<Body {self._name!r}{where}>"
 
-
-def _check_unique(accelerations) -> None:
-    seen = set()
-    for acc in accelerations:
-        if acc.name in seen:
-            raise ValueError(f"accelerations: the name {acc.name!r} is used twice")
-        seen.add(acc.name)

@@ -3,9 +3,8 @@ half-overlap separation, and walls (SCENE_FORMAT.md, "Collisions").
 
 These are the loops of a step, compiled by numba (see `compiled`; without the
 GIL, so that the GUI thread keeps painting while the physics thread is inside
-one). They work on
-the World's arrays: positions (m), velocities (m/s), accelerations (m/s²),
-radii (m) and inverse masses (1/kg, zero for a fixed body).
+one). They work on the World's arrays: positions (m), velocities (m/s),
+accelerations (m/s²), radii (m) and inverse masses (1/kg, zero for a fixed body).
 
 - `plan`, `pairs_again`: a uniform grid finds the pairs that may touch; no
   loop over all pairs.
@@ -21,6 +20,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+
 from . import integrators
 from .compiled import jit as _jit
 

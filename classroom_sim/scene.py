@@ -18,7 +18,7 @@ from .accelerations import ConstantAcceleration, as_vector
 from .body import FIXED, Body, check_color, check_mass, check_name, check_radius
 from .files import write_atomically
 from .integrators import INTEGRATORS
-from .world import World, check_bounds
+from .world import World, check_bounds, check_fraction
 
 FORMAT = 1
 
@@ -121,10 +121,7 @@ def _checked(check, value, field):
 
 
 def _fraction(value, field):
-    value = _number(value, field)
-    if not 0.0 <= value <= 1.0:
-        raise _Invalid(field, f"must be from 0 to 1, got {_show(value)}")
-    return value
+    return _checked(lambda v: check_fraction(v, field.rsplit(".", 1)[-1]), _number(value, field), field)
 
 
 def _named(value, field, allowed, clash):

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from . import collisions, stepping
-from .accelerations import Acceleration, ConstantAcceleration, as_vector
+from .accelerations import Acceleration, add_named, as_vector, remove_named
 from .body import PALETTE, Body
 from .integrators import INTEGRATORS
 from .snapshot import Snapshot
@@ -155,21 +155,13 @@ class World:
 
     def add_acceleration(self, acceleration: Acceleration | str, vector=None) -> None:
         """Add a shared named acceleration: ``world.add_acceleration("wind", (0.5, 0))``."""
-        if not isinstance(acceleration, Acceleration):
-            acceleration = ConstantAcceleration(acceleration, vector)
-        if any(a.name == acceleration.name for a in self._shared):
-            raise ValueError(f"accelerations: the name {acceleration.name!r} is used twice")
-        self._shared.append(acceleration)
+        add_named(self._shared, acceleration, vector)
         self._acc_dirty = True
 
     def remove_acceleration(self, name: str) -> None:
         """Remove the named shared acceleration; KeyError if there is none."""
-        for k, acc in enumerate(self._shared):
-            if acc.name == name:
-                del self._shared[k]
-                self._acc_dirty = True
-                return
-        raise KeyError(f"the world has no shared acceleration named {name!r}")
+        remove_named(self._shared, name, "the world")
+        self._acc_dirty = True
 
     # -- bodies ---------------------------------------------------------------------
     @property
