@@ -80,6 +80,16 @@ def remove_named(entries: list, name: str, owner: str) -> None:
     raise KeyError(f"{owner} has no acceleration named {name!r}")
 
 
+def replace_named(entries: list, name: str, vector, owner: str) -> None:
+    """Give the named entry of an acceleration list a new constant vector (m/s²), in its
+    place in the list; KeyError naming ``owner`` if there is none."""
+    for k, acc in enumerate(entries):
+        if acc.name == name:
+            entries[k] = ConstantAcceleration(name, vector)
+            return
+    raise KeyError(f"{owner} has no acceleration named {name!r}")
+
+
 def check_unique(accelerations) -> None:
     """ValueError if two entries share a name."""
     seen = set()

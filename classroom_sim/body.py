@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from .accelerations import Acceleration, add_named, as_vector, check_unique, remove_named
+from .accelerations import Acceleration, add_named, as_vector, check_unique, remove_named, replace_named
 
 _COLOR = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -153,6 +153,7 @@ class Body:
             self._own["color"] = color
         else:
             self._world._colors[self._i()] = color
+            self._world._changed()
 
     @property
     def gravity(self) -> bool:
@@ -165,7 +166,7 @@ class Body:
             self._own["gravity"] = bool(value)
         else:
             self._world._shared_on[self._i()] = bool(value)
-            self._world._acc_dirty = True
+            self._world._changed()
 
     # -- vectors --------------------------------------------------------------
     @property
@@ -213,13 +214,19 @@ class Body:
         """Add a named acceleration: ``body.add_acceleration("thrust", (0, 2))`` or an Acceleration."""
         add_named(self._entries(), acceleration, vector)
         if self._world is not None:
-            self._world._acc_dirty = True
+            self._world._changed()
 
     def remove_acceleration(self, name: str) -> None:
         """Remove the named entry; KeyError if there is none."""
         remove_named(self._entries(), name, f"body {self._name!r}")
         if self._world is not None:
-            self._world._acc_dirty = True
+            self._world._changed()
+
+    def set_acceleration(self, name: str, vector) -> None:
+        """Give the named entry a new vector in m/s², keeping its place in the list."""
+        replace_named(self._entries(), name, vector, f"body {self._name!r}")
+        if self._world is not None:
+            self._world._changed()
 
     def _entries(self) -> list:
         return self._own["accelerations"] if self._world is None else self._world._own_acc[self._i()]

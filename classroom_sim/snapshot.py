@@ -1,7 +1,9 @@
 """Snapshot: one instant of a World, frozen, with read-only arrays.
 
 Only snapshots cross threads: the physics thread builds one after a cycle and
-publishes it by a single reference assignment; readers never lock.
+publishes it by a single reference assignment; readers never lock. Besides the
+motion, a snapshot carries the settings and every acceleration list, so that a
+panel can show the true values without asking the physics thread.
 """
 
 from __future__ import annotations
@@ -18,12 +20,35 @@ def frozen(array, dtype=float) -> np.ndarray:
     return out
 
 
+def named_vectors(accelerations) -> tuple:
+    """An acceleration list as ((name, (ax, ay)), ...) in m/s²; the vector is None
+    for a kind that depends on the state."""
+    return tuple((a.name, (float(a.vector[0]), float(a.vector[1])) if a.constant else None)
+                 for a in accelerations)
+
+
+@dataclass(frozen=True, eq=False)
+class Settings:
+    """The World's settings at one instant: ``gravity`` (m/s²), the shared named
+    ``accelerations`` (as `named_vectors`), restitutions, integrator and box."""
+
+    gravity: tuple
+    accelerations: tuple
+    restitution: float
+    wall_restitution: float
+    integrator: str
+    bounds: tuple | None
+
+
 @dataclass(frozen=True, eq=False)
 class Snapshot:
     """The state of every body at one instant. Units: s, m, m/s, m/s², kg.
 
     ``masses`` holds ``inf`` for fixed bodies; ``kinetic_energy`` (J) and
-    ``momentum`` (kg·m/s) are totals over the movable bodies.
+    ``momentum`` (kg·m/s) are totals over the movable bodies. ``own_accelerations``
+    holds each body's own list (as `named_vectors`), ``shared_on`` whether the
+    shared ones apply to it; ``revision`` changes whenever anything but the
+    motion was edited (a panel refreshes only then).
     """
 
     time: float
@@ -37,9 +62,14 @@ class Snapshot:
     bounds: tuple | None
     kinetic_energy: float
     momentum: np.ndarray
+    settings: Settings | None = None
+    own_accelerations: tuple = ()
+    shared_on: np.ndarray | None = None
+    revision: int = 0
 
     @classmethod
-    def build(cls, time, names, positions, velocities, accelerations, masses, radii, colors, bounds):
+    def build(cls, time, names, positions, velocities, accelerations, masses, radii, colors, bounds,
+              settings=None, own_accelerations=(), shared_on=None, revision=0):
         """Copy the given arrays into a new, frozen Snapshot."""
         masses = frozen(masses)
         velocities = frozen(velocities).reshape(-1, 2)
@@ -60,6 +90,10 @@ class Snapshot:
             bounds=None if bounds is None else tuple(float(b) for b in bounds),
             kinetic_energy=ke,
             momentum=p,
+            settings=settings,
+            own_accelerations=tuple(own_accelerations),
+            shared_on=frozen(np.ones(len(masses), bool) if shared_on is None else shared_on, bool),
+            revision=int(revision),
         )
 
     @property

@@ -13,10 +13,10 @@ import math
 import numpy as np
 
 from . import collisions, stepping
-from .accelerations import Acceleration, add_named, as_vector, remove_named
+from .accelerations import Acceleration, add_named, as_vector, remove_named, replace_named
 from .body import PALETTE, Body
 from .integrators import INTEGRATORS
-from .snapshot import Snapshot
+from .snapshot import Settings, Snapshot, named_vectors
 
 EARTH_GRAVITY = (0.0, -9.81)
 
@@ -60,6 +60,9 @@ class World:
     def __init__(self, gravity=EARTH_GRAVITY, bounds=None, restitution=1.0, wall_restitution=1.0,
                  integrator="kinematic", accelerations=()):
         self.time = 0.0
+        self._acc_dirty = True  # the summed accelerations must be computed anew
+        self._revision = 0  # counts edits of anything but the motion (see `snapshot`)
+        self._static = None
         self._names: list[str] = []
         self._index: dict[str, int] = {}
         self._handles: list[Body] = []
@@ -70,6 +73,7 @@ class World:
         self._radius = np.empty(0)
         self._shared_on = np.empty(0, dtype=bool)
         self._colors: list[str] = []
+        self._free_mass: dict[str, float] = {}  # kg: what a fixed body weighed before it was fixed
         self._own_acc: list[list[Acceleration]] = []
         self._gravity = as_vector(gravity, "gravity")
         self._shared: list[Acceleration] = []
@@ -79,7 +83,6 @@ class World:
         self._restitution = check_fraction(restitution, "restitution")
         self._wall_restitution = check_fraction(wall_restitution, "wall_restitution")
         self.integrator = integrator
-        self._acc_dirty = True  # which pairs may touch; kept from step to step (see `stepping`)
         self._acc_cache = np.empty((0, 2))
         self._state_dependent = False
         self._samplers: list = []
@@ -98,7 +101,7 @@ class World:
     @gravity.setter
     def gravity(self, value):
         self._gravity = as_vector(value, "gravity")
-        self._acc_dirty = True
+        self._changed()
 
     @property
     def bounds(self):
@@ -113,6 +116,7 @@ class World:
             if bounds[2] - bounds[0] < widest or bounds[3] - bounds[1] < widest:
                 raise ValueError("bounds: the box is narrower than the largest body")
         self._bounds = bounds
+        self._changed()
 
     @property
     def _bounds_array(self) -> np.ndarray:
@@ -126,6 +130,7 @@ class World:
     @restitution.setter
     def restitution(self, value):
         self._restitution = check_fraction(value, "restitution")
+        self._changed()
 
     @property
     def wall_restitution(self) -> float:
@@ -135,6 +140,7 @@ class World:
     @wall_restitution.setter
     def wall_restitution(self, value):
         self._wall_restitution = check_fraction(value, "wall_restitution")
+        self._changed()
 
     @property
     def integrator(self) -> str:
@@ -146,6 +152,7 @@ class World:
         if name not in INTEGRATORS:
             raise ValueError(f"integrator: must be one of {', '.join(map(repr, INTEGRATORS))}, got {name!r}")
         self._integrator = name
+        self._changed()
 
     # -- shared accelerations --------------------------------------------------------
     @property
@@ -156,12 +163,17 @@ class World:
     def add_acceleration(self, acceleration: Acceleration | str, vector=None) -> None:
         """Add a shared named acceleration: ``world.add_acceleration("wind", (0.5, 0))``."""
         add_named(self._shared, acceleration, vector)
-        self._acc_dirty = True
+        self._changed()
 
     def remove_acceleration(self, name: str) -> None:
         """Remove the named shared acceleration; KeyError if there is none."""
         remove_named(self._shared, name, "the world")
-        self._acc_dirty = True
+        self._changed()
+
+    def set_acceleration(self, name: str, vector) -> None:
+        """Give the named shared acceleration a new vector in m/s², keeping its place in the list."""
+        replace_named(self._shared, name, vector, "the world")
+        self._changed()
 
     # -- bodies ---------------------------------------------------------------------
     @property
@@ -205,7 +217,7 @@ class World:
         self._own_acc.append(list(own["accelerations"]))
         body._world = self
         body._own = None
-        self._structure_changed()
+        self._changed()
 
     def remove_body(self, name: str) -> Body:
         """Remove the named body and return it, standalone again."""
@@ -218,37 +230,44 @@ class World:
             "accelerations": self._own_acc[i],
         }
         body._world = None
+        self._free_mass.pop(name, None)
         for attr in ("_pos", "_vel", "_mass", "_inv_mass", "_radius", "_shared_on"):
             setattr(self, attr, np.delete(getattr(self, attr), i, axis=0))
         for lst in (self._names, self._handles, self._colors, self._own_acc):
             del lst[i]
         self._index = {n: k for k, n in enumerate(self._names)}
-        self._structure_changed()
+        self._changed()
         return body
 
-    def _structure_changed(self):
+    def _changed(self):
+        """Note an edit of the bodies or the settings (not of the motion)."""
         self._acc_dirty = True
+        self._revision += 1
 
     def _check_inside(self, position, radius):
         if self._bounds is None:
             return
         xmin, ymin, xmax, ymax = self._bounds
         x, y = (float(c) for c in position)
+        radius = float(radius)
         if not (xmin + radius <= x <= xmax - radius and ymin + radius <= y <= ymax - radius):
             raise ValueError(
                 f"position: ({x!r}, {y!r}) with radius {radius!r} is not inside the box {list(self._bounds)!r}"
             )
 
     def _set_mass(self, i, mass):
+        if math.isinf(mass) and math.isfinite(self._mass[i]):
+            self._free_mass[self._names[i]] = float(self._mass[i])  # for freeing it again
         self._mass[i] = mass
         self._inv_mass[i] = 0.0 if math.isinf(mass) else 1.0 / mass
         if math.isinf(mass):
             self._vel[i] = 0.0
-        self._structure_changed()
+        self._changed()
 
     def _set_radius(self, i, radius):
         self._check_inside(self._pos[i], radius)
         self._radius[i] = radius
+        self._changed()
 
     def _set_position(self, i, vec):
         self._check_inside(vec, self._radius[i])
@@ -324,6 +343,14 @@ class World:
             self._advance(time)
             self.time = time
 
+    def _motion(self) -> tuple:
+        """The time and every body's position and velocity, copied (see `_restore_motion`)."""
+        return self.time, self._pos.copy(), self._vel.copy()
+
+    def _restore_motion(self, motion) -> None:
+        """Go back to what `_motion` returned (the bodies must be the same)."""
+        self.time, self._pos, self._vel = motion[0], motion[1].copy(), motion[2].copy()
+
     def attach(self, sampler) -> None:
         """Let ``sampler`` (with ``next_time`` and ``sample(world)``) sample this World at its times."""
         self._samplers.append(sampler)
@@ -351,5 +378,12 @@ class World:
     # -- output -------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
         """A frozen copy of this instant."""
-        return Snapshot.build(self.time, self._names, self._pos, self._vel, self._accelerations_now(),
-                              self._mass, self._radius, self._colors, self._bounds)
+        if self._static is None or self._static[0] != self._revision:
+            settings = Settings(tuple(float(g) for g in self._gravity), named_vectors(self._shared),
+                                self._restitution, self._wall_restitution, self._integrator, self._bounds)
+            self._static = (self._revision, tuple(self._names), tuple(self._colors), settings,
+                            tuple(named_vectors(lst) for lst in self._own_acc))
+        _, names, colors, settings, own = self._static
+        return Snapshot.build(self.time, names, self._pos, self._vel, self._accelerations_now(),
+                              self._mass, self._radius, colors, self._bounds,
+                              settings, own, self._shared_on, self._revision)
