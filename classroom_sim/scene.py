@@ -18,6 +18,7 @@ from .accelerations import ConstantAcceleration, as_vector
 from .body import FIXED, Body, check_color, check_mass, check_name, check_radius
 from .files import write_atomically
 from .integrators import INTEGRATORS
+from .params import split_param
 from .world import World, check_bounds, check_fraction
 
 FORMAT = 1
@@ -226,21 +227,12 @@ def _lesson(data, body_names) -> dict:
     return out
 
 
-_WORLD_PARAMS = {"gravity.x", "gravity.y", "restitution", "wall_restitution"}
-_BODY_PARAMS = {"mass", "radius", "position.x", "position.y", "velocity.x", "velocity.y"}
-
-
 def check_param(param: str, body_names, field: str = "param") -> None:
-    """A control's parameter path: ``world.gravity.y``, ``world.restitution``,
-    ``bodies.NAME.mass``, ``bodies.NAME.velocity.x`` and the like."""
-    if param.startswith("world.") and param[len("world."):] in _WORLD_PARAMS:
-        return
-    if param.startswith("bodies."):
-        for name in body_names:
-            prefix = f"bodies.{name}."
-            if param.startswith(prefix) and param[len(prefix):] in _BODY_PARAMS:
-                return
-    raise _Invalid(field, f"{param!r} names no number of this scene (e.g. 'world.gravity.y', 'bodies.A.mass')")
+    """A control's parameter path (see `params`)."""
+    try:
+        split_param(param, body_names)
+    except ValueError as exc:
+        raise _Invalid(field, str(exc)) from None
 
 
 def _show(value) -> str:
