@@ -49,6 +49,11 @@ class Recording:
             seg.times.flags.writeable = False
             seg.data.flags.writeable = False
 
+    @classmethod
+    def from_capture(cls, capture) -> Recording:
+        """A Recording of what `Recorder.capture` returned."""
+        return cls(Segment(names, np.concatenate(times), np.concatenate(data)) for names, times, data in capture)
+
     @property
     def names(self) -> tuple:
         """Every body that appears, in order of first appearance."""
@@ -126,6 +131,8 @@ class Recorder:
         self._segments: list[list] = []  # [names, [chunk times], [chunk data], rows in last chunk]
         self._world = world
         world.attach(self)
+        if self.next_time is not None and self.next_time <= world.time:
+            self.sample(world)  # the first sample is now
 
     @property
     def next_time(self):
@@ -163,14 +170,17 @@ class Recorder:
         if self in self._world._samplers:
             self._world.detach(self)
 
+    def capture(self) -> list:
+        """What was sampled so far, cheaply, for `Recording.from_capture` in another
+        thread: full chunks are shared (they are never written again), the last one copied."""
+        out = []
+        for names, times, data, rows in self._segments:
+            out.append((tuple(names), times[:-1] + [times[-1][:rows].copy()], data[:-1] + [data[-1][:rows].copy()]))
+        return out
+
     def recording(self) -> Recording:
         """A frozen copy of everything sampled so far."""
-        segments = []
-        for names, times, data, rows in self._segments:
-            t = np.concatenate(times)[: len(times) * CHUNK - (CHUNK - rows)]
-            d = np.concatenate(data)[: len(t)]
-            segments.append(Segment(tuple(names), t.copy(), d.copy()))
-        return Recording(segments)
+        return Recording.from_capture(self.capture())
 
 
 def read_csv(path) -> dict:
