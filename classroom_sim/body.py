@@ -153,7 +153,7 @@ class Body:
             self._own["color"] = color
         else:
             self._world._colors[self._i()] = color
-            self._world._changed()
+            self._world._changed(bodies=True)
 
     @property
     def gravity(self) -> bool:
@@ -214,19 +214,19 @@ class Body:
         """Add a named acceleration: ``body.add_acceleration("thrust", (0, 2))`` or an Acceleration."""
         add_named(self._entries(), acceleration, vector)
         if self._world is not None:
-            self._world._changed()
+            self._world._changed(bodies=True)
 
     def remove_acceleration(self, name: str) -> None:
         """Remove the named entry; KeyError if there is none."""
         remove_named(self._entries(), name, f"body {self._name!r}")
         if self._world is not None:
-            self._world._changed()
+            self._world._changed(bodies=True)
 
     def set_acceleration(self, name: str, vector) -> None:
         """Give the named entry a new vector in m/s², keeping its place in the list."""
         replace_named(self._entries(), name, vector, f"body {self._name!r}")
         if self._world is not None:
-            self._world._changed()
+            self._world._changed(bodies=True)
 
     def _entries(self) -> list:
         return self._own["accelerations"] if self._world is None else self._world._own_acc[self._i()]

@@ -73,11 +73,9 @@ class Snapshot:
         """Copy the given arrays into a new, frozen Snapshot."""
         masses = frozen(masses)
         velocities = frozen(velocities).reshape(-1, 2)
-        movable = np.isfinite(masses)
-        m = masses[movable]
-        v = velocities[movable]
-        ke = float(0.5 * np.sum(m * np.einsum("ij,ij->i", v, v)))
-        p = frozen((m[:, None] * v).sum(axis=0) if len(m) else np.zeros(2))
+        m = np.where(np.isfinite(masses), masses, 0.0)  # a fixed body is at rest: it adds nothing
+        ke = 0.5 * float(((velocities * velocities) @ np.ones(2)) @ m)  # (a row sum is slow in numpy)
+        p = frozen(m @ velocities if len(m) else np.zeros(2))
         return cls(
             time=float(time),
             names=tuple(names),

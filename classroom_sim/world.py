@@ -62,7 +62,10 @@ class World:
         self.time = 0.0
         self._acc_dirty = True  # the summed accelerations must be computed anew
         self._revision = 0  # counts edits of anything but the motion (see `snapshot`)
-        self._static = None
+        self._body_revision = 0  # counts edits of the bodies' names, colours and own lists
+        self._own_for = -1  # the body revision that _own_sum was computed for
+        self._own_sum, self._own_state = np.empty((0, 2)), False
+        self._settings = self._body_part = None
         self._names: list[str] = []
         self._index: dict[str, int] = {}
         self._handles: list[Body] = []
@@ -217,7 +220,7 @@ class World:
         self._own_acc.append(list(own["accelerations"]))
         body._world = self
         body._own = None
-        self._changed()
+        self._changed(bodies=True)
 
     def remove_body(self, name: str) -> Body:
         """Remove the named body and return it, standalone again."""
@@ -236,13 +239,16 @@ class World:
         for lst in (self._names, self._handles, self._colors, self._own_acc):
             del lst[i]
         self._index = {n: k for k, n in enumerate(self._names)}
-        self._changed()
+        self._changed(bodies=True)
         return body
 
-    def _changed(self):
-        """Note an edit of the bodies or the settings (not of the motion)."""
+    def _changed(self, bodies: bool = False):
+        """Note an edit of the settings or the bodies (not of the motion); ``bodies``:
+        of the set of bodies, their colours or their own acceleration lists."""
         self._acc_dirty = True
         self._revision += 1
+        if bodies:
+            self._body_revision += 1
 
     def _check_inside(self, position, radius):
         if self._bounds is None:
@@ -277,22 +283,24 @@ class World:
     def _accelerations_now(self) -> np.ndarray:
         """Every body's summed acceleration (m/s²): its own list plus, where it opts in, the shared ones."""
         if self._acc_dirty:
-            n = len(self._names)
-            own = np.zeros((n, 2))
-            state = False
-            for i, lst in enumerate(self._own_acc):
-                for acc in lst:
-                    if acc.constant:
-                        own[i] += acc.vector
-                    else:
-                        state = True
+            if self._own_for != self._body_revision:  # the sums of the bodies' own lists
+                own = np.zeros((len(self._names), 2))
+                state = False
+                for i, lst in enumerate(self._own_acc):
+                    for acc in lst:
+                        if acc.constant:
+                            own[i] += acc.vector
+                        else:
+                            state = True
+                self._own_sum, self._own_state, self._own_for = own, state, self._body_revision
             shared = self._gravity.copy()
+            state = self._own_state
             for acc in self._shared:
                 if acc.constant:
                     shared += acc.vector
                 else:
                     state = True
-            total = own + self._shared_on[:, None] * shared
+            total = self._own_sum + self._shared_on[:, None] * shared
             total[self._inv_mass == 0.0] = 0.0
             self._acc_cache = total
             self._state_dependent = state
@@ -378,12 +386,14 @@ class World:
     # -- output -------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
         """A frozen copy of this instant."""
-        if self._static is None or self._static[0] != self._revision:
-            settings = Settings(tuple(float(g) for g in self._gravity), named_vectors(self._shared),
-                                self._restitution, self._wall_restitution, self._integrator, self._bounds)
-            self._static = (self._revision, tuple(self._names), tuple(self._colors), settings,
-                            tuple(named_vectors(lst) for lst in self._own_acc))
-        _, names, colors, settings, own = self._static
+        if self._settings is None or self._settings[0] != self._revision:
+            self._settings = (self._revision, Settings(
+                tuple(float(g) for g in self._gravity), named_vectors(self._shared), self._restitution,
+                self._wall_restitution, self._integrator, self._bounds))
+        if self._body_part is None or self._body_part[0] != self._body_revision:
+            self._body_part = (self._body_revision, tuple(self._names), tuple(self._colors),
+                               tuple(named_vectors(lst) for lst in self._own_acc))
+        _, names, colors, own = self._body_part
         return Snapshot.build(self.time, names, self._pos, self._vel, self._accelerations_now(),
                               self._mass, self._radius, colors, self._bounds,
-                              settings, own, self._shared_on, self._revision)
+                              self._settings[1], own, self._shared_on, self._revision)

@@ -174,3 +174,26 @@ def test_commands_are_frozen_values():
         c.vector = (1.0, 1.0)
     assert c == commands.SetGravity((0.0, -1.0))
     assert np.array_equal(c.vector, (0.0, -1.0))
+
+
+def test_every_edit_shows_in_the_next_snapshot():
+    w = world()
+    edits = [
+        (commands.SetColor("A", "#123456"), lambda s: s.colors[0] == "#123456"),
+        (commands.AddAcceleration("A", "up", (0.0, 1.0)), lambda s: s.own_accelerations[0] == (("up", (0.0, 1.0)),)),
+        (commands.SetAcceleration("A", "up", (0.0, 2.0)), lambda s: s.accelerations[0].tolist() == [0.5, 2.0 - 9.81]),
+        (commands.RemoveAcceleration("A", "up"), lambda s: s.own_accelerations[0] == ()),
+        (commands.SetAcceleration(None, "wind", (1.0, 0.0)), lambda s: s.settings.accelerations == (("wind", (1.0, 0.0)),)),
+        (commands.SetBodyGravity("A", False), lambda s: not s.shared_on[0] and s.accelerations[0].tolist() == [0.0, 0.0]),
+        (commands.SetMass("B", "fixed"), lambda s: math.isinf(s.masses[1])),
+        (commands.AddBody("C", 1.0, 0.1, (1.0, 1.0)), lambda s: s.names == ("A", "B", "C") and len(s.colors) == 3),
+        (commands.RemoveBody("A"), lambda s: s.names == ("B", "C") and s.own_accelerations == ((), ())),
+        (commands.SetGravity((0.0, -1.0)), lambda s: s.accelerations[1].tolist() == [1.0, -1.0]),
+    ]
+    revision = w.snapshot().revision
+    for command, shows in edits:
+        command.apply(w)
+        snap = w.snapshot()
+        assert shows(snap), command
+        assert snap.revision > revision
+        revision = snap.revision
