@@ -5,22 +5,29 @@
 >>> world.step(0.01)                                 # doctest: +SKIP
 """
 
+from . import commands
 from .accelerations import Acceleration, ConstantAcceleration
 from .body import Body
 from .recording import Recorder, Recording, read_csv
+from .commands import CommandError
 from .scene import SceneError, dumps_scene, load_scene, loads_scene, save_scene
-from .snapshot import Snapshot
+from .simulation import Simulation
+from .snapshot import Settings, Snapshot
 from .world import World
 
 __all__ = [
     "Acceleration",
     "Body",
+    "CommandError",
     "ConstantAcceleration",
     "Recorder",
     "Recording",
     "SceneError",
+    "Settings",
+    "Simulation",
     "Snapshot",
     "World",
+    "commands",
     "dumps_scene",
     "load_scene",
     "loads_scene",

@@ -1,0 +1,394 @@
+"""Simulation: the physics thread that owns a World, with commands in and snapshots out.
+
+One thread advances the World with elapsed-time kinematics: each cycle it
+measures the wall-clock time since the last one, multiplies it by the time
+scale, clamps it to `MAX_STEP` and steps the World by that much (in parts of
+at most `MAX_SUBSTEP`). Between cycles it
+sleeps (no spinning), so that other threads keep the GIL; a command wakes it.
+Commands are applied in the order sent, between cycles; each is answered
+through a `concurrent.futures.Future`. After every cycle, and after every
+batch of commands, the newest `Snapshot` is published by replacing one
+reference: readers take `simulation.latest` and never lock. An exception
+inside a cycle pauses the simulation with the state of before that cycle,
+sets `error` and calls ``on_error``; the thread lives on.
+
+>>> from classroom_sim import Simulation, load_scene, commands   # doctest: +SKIP
+>>> sim = Simulation(load_scene("lessons/projectile.toml"))
+>>> sim.start()
+>>> sim.send(commands.SetGravity((0.0, -1.62))).result(timeout=1)
+>>> sim.stop()
+"""
+
+from __future__ import annotations
+
+import atexit
+import copy
+import math
+import queue
+import sys
+import threading
+import time
+import traceback
+import weakref
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from .body import Body
+from .commands import Command, CommandError
+from .recording import LAYOUTS, Recorder, Recording
+from .files import write_atomically
+from .scene import dumps_scene
+from .world import World
+
+FRAME = 1.0 / 60.0
+"""s of simulated time that `step_once` advances."""
+
+MAX_STEP = 0.1
+"""s: the most simulated time one cycle advances (a machine waking from sleep
+must not launch every ball into orbit)."""
+
+MAX_SUBSTEP = 1.0 / 240.0
+"""s: a cycle longer than this is carried out in equal parts no longer. A step
+costs more than in proportion to its length (each body's reach grows with it,
+and the pairs that may touch with the square of that), so without this one
+slow cycle would make the next one longer still, until the loop fell behind
+real time for good."""
+
+TIME_SCALES = (0.1, 4.0)
+"""The slowest and the fastest time scale."""
+
+RATE = 240.0
+"""Cycles per second at most, by default: the loop sleeps when it is ahead of that."""
+
+_STOP = object()
+_running: weakref.WeakSet = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_all():
+    for sim in list(_running):
+        sim.stop()
+
+
+class Simulation:
+    """A World advanced in real time by its own thread.
+
+    ``rate`` is the most cycles per second (None: as many as the machine can,
+    without sleeping); ``on_error(exception)`` is called from the physics
+    thread when a cycle fails. The World given belongs to the Simulation from
+    now on: change it only through commands.
+    """
+
+    def __init__(self, world, *, rate: float | None = RATE, on_error=None, name: str = "classroom-sim physics"):
+        if rate is not None and not (isinstance(rate, (int, float)) and math.isfinite(rate) and rate > 0):
+            raise ValueError(f"rate: must be > 0 cycles per second or None, got {rate!r}")
+        self._initial = copy.deepcopy(world)
+        self._world = world
+        self._period = 0.0 if rate is None else 1.0 / rate
+        self.on_error = on_error
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._lock = threading.Lock()  # guards starting and stopping against send()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._started = False
+        self._stopped = False
+        self._paused = False
+        self._time_scale = 1.0
+        self._recorder: Recorder | None = None
+        self._exports = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{name} export")
+        self.error: BaseException | None = None
+        """None, or the exception that paused the simulation."""
+        self.cycles = 0
+        """Cycles run since the start."""
+        self.cycles_per_second = 0.0
+        """Cycles per second of wall time, over the last second or so."""
+        self.cycle_time = 0.0
+        """s of wall time one cycle took to compute, on average over the last second or so."""
+        self._busy = 0.0
+        self.latest = world.snapshot()
+        """The newest Snapshot: always one whole, consistent instant."""
+
+    # -- the thread ---------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the physics thread (running, unless paused before)."""
+        with self._lock:
+            if self._started or self._stopped:
+                raise RuntimeError("a Simulation starts once")
+            self._started = True
+            _running.add(self)
+            self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop the physics thread and wait for it; safe to call twice. Commands not yet
+        applied fail with CommandError."""
+        with self._lock:
+            if self._stopped:
+                return
+            self._stopped = True
+        self._queue.put((None, _STOP))
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+            if self._thread.is_alive():
+                raise TimeoutError(f"the physics thread did not stop within {timeout} s")
+        self._fail_pending()
+        self._exports.shutdown(wait=False)
+        _running.discard(self)
+
+    @property
+    def running(self) -> bool:
+        """True while the physics thread is alive."""
+        return self._thread.is_alive()
+
+    # -- controls -------------------------------------------------------------------------------
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    @property
+    def time_scale(self) -> float:
+        """Simulated seconds per wall-clock second, from 0.1 to 4."""
+        return self._time_scale
+
+    @time_scale.setter
+    def time_scale(self, value):
+        lo, hi = TIME_SCALES
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
+            raise ValueError(f"time_scale: must be from {lo} to {hi}, got {value!r}")
+        self._time_scale = float(value)
+
+    def pause(self) -> Future:
+        """Stop advancing time (commands still apply)."""
+        return self._control(self._do_pause)
+
+    def resume(self) -> Future:
+        """Advance time again from now on; clears `error`."""
+        return self._control(self._do_resume)
+
+    def step_once(self) -> Future:
+        """Pause, then advance one frame (`FRAME`, 1/60 s of simulated time)."""
+        return self._control(self._do_step_once)
+
+    def reset(self) -> Future:
+        """Back to the World as it was given, with nothing recorded (a recording that was
+        on starts again from there)."""
+        return self._control(self._do_reset)
+
+    def send(self, command: Command) -> Future:
+        """Queue a command; the Future returns None once it is applied, or raises
+        CommandError (and the World is unchanged) if it was refused."""
+        if not isinstance(command, Command):
+            future = Future()
+            future.set_exception(CommandError(f"not a command: {command!r}"))
+            return future
+        return self._control(lambda: command.apply(self._world))
+
+    # -- recording and files ----------------------------------------------------------------------
+    @property
+    def recording(self) -> bool:
+        """True while samples are being taken."""
+        return self._recorder is not None and self._recorder.next_time is not None
+
+    def start_recording(self, rate: float = 100.0) -> Future:
+        """Sample every body ``rate`` times per simulated second from now on, in a new recording."""
+        return self._control(lambda: self._do_start_recording(rate))
+
+    def stop_recording(self) -> Future:
+        """Stop sampling; what was recorded stays, to be exported."""
+        return self._control(self._do_stop_recording)
+
+    def recorded(self) -> Future:
+        """A Future of a frozen Recording of everything sampled so far (built outside the physics thread)."""
+        return self._offload(lambda: self._capture(), Recording.from_capture)
+
+    def export_csv(self, path, layout: str = "long") -> Future:
+        """Write the recording to a CSV file in the background (the physics loop does
+        not wait), atomically; the Future returns once the file is complete."""
+        if layout not in LAYOUTS:
+            future = Future()
+            future.set_exception(CommandError(f"layout: must be 'long' or 'wide', got {layout!r}"))
+            return future
+        return self._offload(lambda: self._capture(), lambda c: Recording.from_capture(c).write_csv(path, layout))
+
+    def save_scene(self, path) -> Future:
+        """Write the current state, with every live edit, as a scene file that loads back."""
+        return self._offload(lambda: dumps_scene(self._world),
+                             lambda text: write_atomically(path, lambda f: f.write(text)))
+
+    # -- inside ------------------------------------------------------------------------------------
+    def _control(self, action) -> Future:
+        """Have the physics thread run ``action`` between cycles; before the start, run it here."""
+        future = Future()
+        with self._lock:
+            if self._stopped:
+                future.set_exception(CommandError("the simulation has stopped"))
+                return future
+            if not self._started:
+                answers = []
+                self._apply(future, action, answers)
+                self._publish()
+                self._answer(answers)
+                return future
+            self._queue.put((future, action))
+        return future
+
+    def _offload(self, take, finish) -> Future:
+        """``take`` in the physics thread (quick), then ``finish(taken)`` in the export thread."""
+        done = Future()
+
+        def hand_over():
+            taken = take()
+            work = self._exports.submit(finish, taken)
+            work.add_done_callback(lambda w: _copy_outcome(w, done))
+
+        taken = self._control(hand_over)
+        taken.add_done_callback(lambda t: t.exception() is not None and _copy_outcome(t, done))
+        return done
+
+    @staticmethod
+    def _apply(future, action, answers: list) -> None:
+        """Run ``action`` for ``future``; its answer is added to ``answers``, to be given
+        once the snapshot shows the change (see `_answer`)."""
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            answers.append((future, True, action()))
+        except Exception as exc:  # refused, or a fault in the command: it is answered, the loop goes on
+            answers.append((future, False, exc))
+
+    @staticmethod
+    def _answer(answers: list) -> None:
+        for future, ok, value in answers:
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+        answers.clear()
+
+    def _fail_pending(self):
+        while True:
+            try:
+                future, _ = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if future is not None and future.set_running_or_notify_cancel():
+                future.set_exception(CommandError("the simulation has stopped"))
+
+    def _publish(self):
+        self.latest = self._world.snapshot()
+
+    def _capture(self):
+        if self._recorder is None:
+            raise CommandError("recording: nothing has been recorded")
+        return self._recorder.capture()
+
+    def _do_pause(self):
+        self._paused = True
+
+    def _do_resume(self):
+        self._paused = False
+        self.error = None
+        self._last = time.perf_counter()
+
+    def _do_step_once(self):
+        self._paused = True
+        self._cycle(FRAME)
+
+    def _do_reset(self):
+        was_recording = self.recording
+        rate = self._recorder.rate if self._recorder is not None else None
+        self._recorder = None
+        self._world = copy.deepcopy(self._initial)
+        self.error = None
+        self._last = time.perf_counter()
+        if was_recording:
+            self._do_start_recording(rate)
+
+    def _do_start_recording(self, rate):
+        recorder = Recorder(self._world, rate)
+        if self._recorder is not None:
+            self._recorder.stop()
+        self._recorder = recorder
+
+    def _do_stop_recording(self):
+        if self._recorder is not None:
+            self._recorder.stop()
+
+    def _cycle(self, dt: float) -> None:
+        """Advance by ``dt`` s of simulated time; on failure, go back to before it and pause."""
+        began = time.perf_counter()
+        world = self._world
+        before = world._motion()
+        start, parts = world.time, max(1, math.ceil(dt / MAX_SUBSTEP))
+        try:
+            for k in range(1, parts + 1):
+                world.advance_to(start + dt * k / parts)
+        except Exception as exc:
+            world._restore_motion(before)
+            self._fail(exc)
+        self.cycles += 1
+        self._busy += time.perf_counter() - began
+
+    def _fail(self, exc: BaseException) -> None:
+        self._paused = True
+        self.error = exc
+        if self.on_error is not None:
+            try:
+                self.on_error(exc)
+            except Exception:
+                traceback.print_exc(file=sys.stderr)
+
+    def _run(self) -> None:
+        _warm_up()
+        self._last = time.perf_counter()
+        next_due = self._last
+        window_start, window_cycles, window_busy = self._last, self.cycles, self._busy
+        answers: list = []
+        while True:
+            # Sleep until the next cycle is due (or for good while paused); a command wakes us.
+            timeout = None if self._paused else max(0.0, next_due - time.perf_counter())
+            try:
+                item = self._queue.get(timeout=timeout) if timeout != 0.0 else self._queue.get_nowait()
+            except queue.Empty:
+                item = None
+            try:
+                while item is not None:  # the commands sent so far, in order
+                    if item[1] is _STOP:
+                        self._answer(answers)
+                        return
+                    self._apply(*item, answers)
+                    try:
+                        item = self._queue.get_nowait()
+                    except queue.Empty:
+                        item = None
+                now = time.perf_counter()
+                if not self._paused and now >= next_due:
+                    dt = min((now - self._last) * self._time_scale, MAX_STEP)
+                    self._last = now
+                    next_due = max(next_due + self._period, now)
+                    self._cycle(dt)
+                if now - window_start >= 1.0:
+                    cycles = self.cycles - window_cycles
+                    self.cycles_per_second = cycles / (now - window_start)
+                    self.cycle_time = (self._busy - window_busy) / cycles if cycles else 0.0
+                    window_start, window_cycles, window_busy = now, self.cycles, self._busy
+                self._publish()
+            except Exception as exc:  # a fault outside a step (a snapshot, a sampler): pause and report
+                self._fail(exc)
+            finally:
+                self._answer(answers)
+
+
+def _warm_up() -> None:
+    """Load the compiled step before the first cycle, so that its first dt is not swallowed
+    by the loading."""
+    world = World(bounds=(0.0, 0.0, 1.0, 1.0))
+    world.add_body(Body("a", 1.0, 0.1, (0.3, 0.5), (1.0, 0.0)))
+    world.add_body(Body("b", 1.0, 0.1, (0.55, 0.5)))
+    world.step(0.01)
+
+
+def _copy_outcome(source: Future, target: Future) -> None:
+    if target.done():
+        return
+    if source.exception() is not None:
+        target.set_exception(source.exception())
+    else:
+        target.set_result(source.result())
