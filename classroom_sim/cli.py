@@ -1,4 +1,4 @@
-"""The command line: ``classroom-sim [gui] [SCENE]``, ``run``, ``validate``, ``lessons``.
+"""The command line: ``classroom-sim [gui] [SCENE]``, ``run``, ``screenshot``, ``validate``, ``lessons``.
 
 Bad input exits with status 2 and one line naming the file and the field;
 never a traceback, and never a partial output file.
@@ -18,7 +18,7 @@ from pathlib import Path
 from .recording import LAYOUTS, Recorder
 from .scene import SceneError, load_scene
 
-COMMANDS = ("gui", "run", "validate", "lessons")
+COMMANDS = ("gui", "run", "screenshot", "validate", "lessons")
 DEFAULT_LESSON = "projectile"
 
 
@@ -49,6 +49,23 @@ def _positive(what):
     return parse
 
 
+def _at(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--at must be a number of seconds, got {text!r}") from None
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"--at must be >= 0, got {text!r}")
+    return value
+
+
+def _size(text):
+    width, sep, height = text.lower().partition("x")
+    if sep and width.isdigit() and height.isdigit() and 16 <= int(width) <= 8192 and 16 <= int(height) <= 8192:
+        return int(width), int(height)
+    raise argparse.ArgumentTypeError(f"--size must be WIDTHxHEIGHT, each 16 to 8192 pixels, got {text!r}")
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="classroom-sim", description="A physics simulator for teaching kinematics.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -61,6 +78,12 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--sample-rate", type=_positive("--sample-rate"), default=100.0, help="samples per s (default 100)")
     r.add_argument("--csv", required=True, help="the CSV file to write")
     r.add_argument("--layout", choices=LAYOUTS, default="long", help="long (default): a row per body per sample; wide: a row per sample")
+    s = sub.add_parser("screenshot", help="run a scene headless to a time and save its picture as PNG")
+    s.add_argument("scene")
+    s.add_argument("--at", type=_at, required=True, help="simulated seconds")
+    s.add_argument("-o", "--output", required=True, help="the PNG file to write")
+    s.add_argument("--size", type=_size, default=None, help="WIDTHxHEIGHT in pixels (default 1200x800)")
+    s.add_argument("--projector", action="store_true", help="large type, thick lines")
     v = sub.add_parser("validate", help="check scene files; one line per bad file")
     v.add_argument("files", nargs="+")
     sub.add_parser("lessons", help="list the shipped lessons")
@@ -73,7 +96,8 @@ def main(argv=None) -> int:
         argv.insert(0, "gui")
     args = _parser().parse_args(argv)
     try:
-        return {"gui": _gui, "run": _run, "validate": _validate, "lessons": _lessons}[args.command](args)
+        return {"gui": _gui, "run": _run, "screenshot": _screenshot, "validate": _validate,
+                "lessons": _lessons}[args.command](args)
     except (SceneError, UsageError) as exc:
         print(f"classroom-sim: {exc}", file=sys.stderr)
         return 2
@@ -87,23 +111,39 @@ APPS = "classroom_sim.apps"
 engine starts it without knowing it (it never imports the ui)."""
 
 
-def _gui(args) -> int:
-    found = entry_points(group=APPS, name="gui")
+def _app(name: str):
+    """The desktop app's function registered as ``name`` (see APPS)."""
+    found = entry_points(group=APPS, name=name)
     if not found:
         raise UsageError(
-            "the desktop app is not part of this version yet; "
+            "the desktop app is not installed; "
             "try 'classroom-sim lessons' and 'classroom-sim run SCENE --duration S --csv OUT'"
         )
     try:
-        app_main = next(iter(found)).load()
+        return next(iter(found)).load()
     except ImportError as exc:
         raise UsageError(f"the desktop app cannot start: {exc}") from None
-    return app_main(args.scene or str(default_lesson()))
 
 
-def _run(args) -> int:
+def _gui(args) -> int:
+    return _app("gui")(args.scene or str(default_lesson()))
+
+
+def _screenshot(args) -> int:
     world = load_scene(args.scene)
-    out = Path(args.csv)
+    out = _writable(args.output)
+    render = _app("screenshot")
+    _advance(world, args.scene, args.at, 1.0 / 240.0)
+    try:
+        render(world, str(out), args.size or (1200, 800), args.projector)
+    except OSError as exc:
+        raise UsageError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    return 0
+
+
+def _writable(path) -> Path:
+    """``path`` as a Path, if a file can be written there; UsageError saying why not otherwise."""
+    out = Path(path)
     folder = out.parent if str(out.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"{out}: cannot write: the folder {str(folder)!r} does not exist")
@@ -111,16 +151,26 @@ def _run(args) -> int:
         raise UsageError(f"{out}: cannot write: the folder {str(folder)!r} is not writable")
     if out.is_dir():
         raise UsageError(f"{out}: cannot write: it is a folder")
-    duration, dt = args.duration, args.dt
-    recorder = Recorder(world, rate=args.sample_rate, until=duration, start=0.0)
-    steps = max(1, math.ceil(duration / dt - 1e-9))
-    progress = _Progress(args.scene, duration) if sys.stderr.isatty() else None
+    return out
+
+
+def _advance(world, name, duration: float, dt: float) -> None:
+    """Step ``world`` to ``duration`` s in steps of ``dt``, with a progress bar on a terminal."""
+    steps = max(1, math.ceil(duration / dt - 1e-9)) if duration > 0 else 0
+    progress = _Progress(name, duration) if sys.stderr.isatty() and steps else None
     for k in range(1, steps + 1):
         world.advance_to(min(k * dt, duration))
         if progress:
             progress.show(world.time)
     if progress:
         progress.done()
+
+
+def _run(args) -> int:
+    world = load_scene(args.scene)
+    out = _writable(args.csv)
+    recorder = Recorder(world, rate=args.sample_rate, until=args.duration, start=0.0)
+    _advance(world, args.scene, args.duration, args.dt)
     try:
         recorder.recording().write_csv(out, args.layout)
     except OSError as exc:

@@ -22,8 +22,9 @@ def _umask() -> int:
 _UMASK = _umask()
 
 
-def write_atomically(path, write, encoding: str = "utf-8") -> None:
-    """Call ``write(f)`` on a text file that becomes ``path`` only if it returns normally.
+def write_atomically(path, write, encoding: str | None = "utf-8") -> None:
+    """Call ``write(f)`` on a text file (a binary one for ``encoding`` None) that becomes
+    ``path`` only if it returns normally.
 
     The file gets the permissions of the one it replaces, or the usual ones for
     a new file (not the private ones of a temporary file). Raises OSError
@@ -38,7 +39,7 @@ def write_atomically(path, write, encoding: str = "utf-8") -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
     try:
         os.chmod(tmp, mode)
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
+        with (os.fdopen(fd, "wb") if encoding is None else os.fdopen(fd, "w", encoding=encoding, newline="")) as f:
             write(f)
             f.flush()
             os.fsync(f.fileno())

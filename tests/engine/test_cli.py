@@ -127,7 +127,7 @@ def test_gui_without_a_registered_app_explains_itself(monkeypatch, capsys):
     monkeypatch.setattr(cli, "entry_points", lambda **kw: [])
     assert main([]) == 2
     err = capsys.readouterr().err
-    assert "desktop app is not part of this version yet" in err and "Traceback" not in err
+    assert "desktop app is not installed" in err and "Traceback" not in err
 
 
 def test_gui_starts_the_registered_app_on_the_default_lesson(monkeypatch):
