@@ -1,0 +1,69 @@
+"""The desktop app's entry points: ``main`` opens the window on a scene; ``screenshot``
+renders a scene's canvas at a given time to a PNG with no window.
+
+The engine's command line finds both through the ``classroom_sim.apps`` entry
+points, so the engine never imports this package.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from classroom_sim import load_scene
+
+SCREENSHOT_SIZE = (1200, 800)
+"""Pixels of a screenshot when no --size is given."""
+
+
+def _application() -> QApplication:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("classroom-sim")
+    app.setOrganizationName("classroom-sim")
+    return app
+
+
+def main(scene_path: str) -> int:
+    """Open the main window on the scene file (SceneError, before any window, if it is bad)."""
+    world = load_scene(scene_path)
+    app = _application()
+    from .main_window import MainWindow
+
+    window = MainWindow(world, scene_path)
+    window.show()
+    window.canvas.fit()
+    # Ctrl-C in the terminal closes the window (and so stops the physics thread). Python
+    # handles signals only between bytecodes: a timer lets it look now and then.
+    previous = signal.signal(signal.SIGINT, lambda *_: window.close())
+    tick = QTimer()
+    tick.timeout.connect(lambda: None)
+    tick.start(200)
+    try:
+        return app.exec()
+    finally:
+        tick.stop()
+        signal.signal(signal.SIGINT, previous)
+        window.bridge.close()
+
+
+def screenshot(world, out_path: str, size=SCREENSHOT_SIZE, projector: bool = False) -> None:
+    """Render ``world`` as the canvas would show it, fitted to an image of ``size``
+    pixels, and write it to ``out_path`` as PNG (complete or not at all)."""
+    _application()
+    from .bridge import SimulationBridge
+    from .canvas import Canvas
+    from .main_window import save_image
+
+    bridge = SimulationBridge(world, start=False)
+    try:
+        canvas = Canvas(bridge)
+        canvas.display.projector = projector
+        canvas.resize(*size)
+        canvas.view.width, canvas.view.height = size
+        canvas.fit()
+        save_image(canvas.render_image(*size), out_path)
+    finally:
+        bridge.close()

@@ -1,0 +1,108 @@
+"""SimulationBridge: the GUI thread's side of the physics thread.
+
+It owns the Simulation, polls ``simulation.latest`` on a timer at the display's
+rate and emits Qt signals in the GUI thread; it never waits for the physics
+thread. Answers to commands (the Futures) are polled on the same timer, so a
+refused edit reaches the GUI as a signal in the GUI thread too.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from classroom_sim import Simulation, Snapshot, commands
+
+FRAME_MS = 16
+"""Milliseconds between two polls (about 60 a second)."""
+
+
+class SimulationBridge(QObject):
+    snapshot = Signal(object)
+    """A new Snapshot arrived (at most once a frame)."""
+    revised = Signal(object)
+    """A snapshot whose settings or bodies were edited (panels refresh then)."""
+    refused = Signal(str)
+    """A command was refused: its message, naming the field."""
+    failed = Signal(str)
+    """The physics thread paused on an error: its message."""
+    replaced = Signal(object)
+    """A new scene was loaded: its first Snapshot."""
+
+    def __init__(self, world, parent=None, start: bool = True, paused: bool = True):
+        super().__init__(parent)
+        self._start_paused = paused
+        self.simulation = self._simulation(world)
+        self._last: Snapshot | None = None
+        self._revision = None
+        self._pending: list = []
+        self._error = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(FRAME_MS)
+        self._timer.timeout.connect(self.poll)
+        self._timer.start()
+        if start:
+            self.simulation.start()
+
+    @property
+    def latest(self) -> Snapshot:
+        return self.simulation.latest
+
+    def send(self, command: commands.Command, done=None):
+        """Send a command; a refusal is emitted as ``refused``; ``done(ok)`` is called in
+        the GUI thread once it is answered."""
+        future = self.simulation.send(command)
+        self._pending.append((future, done))
+        return future
+
+    def watch(self, future, done=None):
+        """Poll a Future of the Simulation (an export, a save) and report its outcome."""
+        self._pending.append((future, done))
+
+    def poll(self) -> None:
+        """Take the newest snapshot and the answers that came in; emit what changed."""
+        still = []
+        for future, done in self._pending:
+            if not future.done():
+                still.append((future, done))
+                continue
+            exc = future.exception()
+            if exc is not None:
+                self.refused.emit(str(exc))
+            if done is not None:
+                done(exc is None)
+        self._pending = still
+        snap = self.simulation.latest
+        if snap is not self._last:
+            self._last = snap
+            if snap.revision != self._revision:
+                self._revision = snap.revision
+                self.revised.emit(snap)
+            self.snapshot.emit(snap)
+        error = self.simulation.error
+        if error is not self._error:
+            self._error = error
+            if error is not None:
+                self.failed.emit(f"The simulation paused: {type(error).__name__}: {error}")
+
+    def replace(self, world) -> None:
+        """Run another scene (a file just opened): the old physics thread is stopped first."""
+        self.simulation.stop()
+        self._pending.clear()
+        self.simulation = self._simulation(world)
+        self._last = None
+        self._revision = None
+        self._error = None
+        self.simulation.start()
+        self.replaced.emit(self.simulation.latest)
+        self.poll()
+
+    def _simulation(self, world) -> Simulation:
+        sim = Simulation(world)
+        if self._start_paused:
+            sim.pause()  # a lesson starts still: the teacher presses play
+        return sim
+
+    def close(self) -> None:
+        """Stop polling, stop and join the physics thread."""
+        self._timer.stop()
+        self.simulation.stop()

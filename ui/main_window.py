@@ -1,0 +1,407 @@
+"""MainWindow: the canvas, the toolbar (time, recording, export), the world panel and
+the inspector in docks, the status bar, the message bar, menus and recent files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QFont, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QScrollArea,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from classroom_sim import SceneError, commands, load_scene
+from classroom_sim.files import write_atomically
+
+from .bridge import SimulationBridge
+from .canvas import Canvas
+from .panels.inspector import Inspector
+from .panels.world_panel import WorldPanel
+
+TIME_SCALES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
+RECORD_RATE = 100.0
+"""Samples per simulated second while recording."""
+MAX_RECENT = 8
+LONG_FILTER = "CSV, one row per body per sample (long) (*.csv)"
+WIDE_FILTER = "CSV, one row per sample (wide) (*.csv)"
+
+
+class MessageBar(QFrame):
+    """A visible strip above the canvas for what went wrong (a refused edit, a failed save)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setStyleSheet("MessageBar { background: #fde2e1; border: 1px solid #c01c28; border-radius: 4px; }"
+                           "QLabel { color: #5c0a0f; }")
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        close = QPushButton("Dismiss")
+        close.clicked.connect(self.hide)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 4, 8, 4)
+        row.addWidget(self.label, 1)
+        row.addWidget(close)
+        self.hide()
+
+    def say(self, text: str) -> None:
+        self.label.setText(text)
+        self.show()
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, world, path=None, settings: QSettings | None = None):
+        super().__init__()
+        self.settings = settings or QSettings("classroom-sim", "classroom-sim")
+        self.bridge = SimulationBridge(world, self)
+        self.path = Path(path) if path else None
+        self.canvas = Canvas(self.bridge)
+        self.messages = MessageBar()
+        central = QWidget()
+        col = QVBoxLayout(central)
+        col.setContentsMargins(4, 4, 4, 4)
+        col.addWidget(self.messages)
+        col.addWidget(self.canvas, 1)
+        self.setCentralWidget(central)
+
+        self.docks: list = []
+        self.world_panel = WorldPanel(self.bridge)
+        self.inspector = Inspector(self.bridge)
+        self._dock("World", self.world_panel)
+        self._dock("Selected body", self.inspector)
+
+        self._build_actions()
+        self._build_toolbar()
+        self._build_menus()
+        self._build_status()
+
+        self.bridge.revised.connect(self._revised)
+        self.bridge.snapshot.connect(self._snapshot)
+        self.bridge.refused.connect(self._refused)
+        self.bridge.failed.connect(self.messages.say)
+        self.bridge.replaced.connect(self._replaced)
+        self.canvas.selected.connect(lambda name: self.inspector.set_body(name, self.bridge.latest))
+        self._status_timer = QTimer(self)
+        self._status_timer.setInterval(250)
+        self._status_timer.timeout.connect(self._update_status)
+        self._status_timer.start()
+        self._set_title(world)
+        self.resize(1280, 800)
+        self._revised(self.bridge.latest)
+        self.canvas.setFocus()
+
+    # -- building ---------------------------------------------------------------------------
+    def _dock(self, title, widget) -> None:
+        scroll = QScrollArea()
+        scroll.setWidget(widget)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.NoFrame)
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title)
+        dock.setWidget(scroll)
+        dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
+        self.addDockWidget(Qt.RightDockWidgetArea, dock)
+        self.docks.append(dock)
+
+    def _action(self, text, slot, shortcut=None, checkable=False, tip=None) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcuts([QKeySequence(s) for s in (shortcut if isinstance(shortcut, tuple) else (shortcut,))])
+        action.setCheckable(checkable)
+        if tip:
+            action.setToolTip(tip)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        d = self.canvas.display
+        self.play_action = self._action("Play", self.toggle_play, "Space", tip="Play or pause (Space)")
+        self.step_action = self._action("Step", self.step, "Right", tip="Advance one frame, 1/60 s (→)")
+        self.reset_action = self._action("Reset", self.reset, "R", tip="Back to the start of the scene (R)")
+        self.record_action = self._action("Record", self.toggle_record, checkable=True,
+                                          tip=f"Record every body {RECORD_RATE:g} times a simulated second")
+        self.export_action = self._action("Export CSV…", self.export_csv, "Ctrl+E", tip="Save the recording as CSV")
+        self.png_action = self._action("Save picture…", self.save_png, "Ctrl+P", tip="Save the canvas as a PNG")
+        self.open_action = self._action("Open scene…", self.open_scene, QKeySequence.Open)
+        self.save_action = self._action("Save scene as…", self.save_scene, QKeySequence.SaveAs)
+        self.quit_action = self._action("Quit", self.close, QKeySequence.Quit)
+        self.delete_action = self._action("Delete selected body", self.delete_selected, ("Delete", "Backspace"))
+        self.zoom_in_action = self._action("Zoom in", lambda: self.canvas.zoom(1.25),
+                                           (QKeySequence(Qt.Key_Plus), QKeySequence(Qt.Key_Equal)))
+        self.zoom_out_action = self._action("Zoom out", lambda: self.canvas.zoom(0.8), QKeySequence(Qt.Key_Minus))
+        self.fit_action = self._action("Fit to view", self.canvas.fit, "F")
+        self.velocity_action = self._action("Velocity arrows", lambda on: self._show("velocity", on), "V", True)
+        self.acceleration_action = self._action("Acceleration arrows", lambda on: self._show("acceleration", on),
+                                                "A", True)
+        self.trails_action = self._action("Trails", lambda on: self._show("trails", on), "T", True)
+        self.names_action = self._action("Names", lambda on: self._show("names", on), "N", True)
+        self.projector_action = self._action("Projector mode", self.set_projector, "F5", True,
+                                             tip="Larger type, thicker lines, high contrast")
+        self.canvas.key_actions = {
+            Qt.Key_Space: self.play_action, Qt.Key_Right: self.step_action, Qt.Key_R: self.reset_action,
+            Qt.Key_Delete: self.delete_action, Qt.Key_Backspace: self.delete_action,
+            Qt.Key_Plus: self.zoom_in_action, Qt.Key_Equal: self.zoom_in_action, Qt.Key_Minus: self.zoom_out_action,
+            Qt.Key_F: self.fit_action,
+        }
+        self.velocity_action.setChecked(d.velocity)
+        self.acceleration_action.setChecked(d.acceleration)
+        self.trails_action.setChecked(d.trails)
+        self.names_action.setChecked(d.names)
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("Time")
+        bar.setObjectName("time")
+        bar.setMovable(False)
+        bar.setToolButtonStyle(Qt.ToolButtonTextOnly)
+        self.toolbar = bar
+        for action in (self.play_action, self.step_action, self.reset_action):
+            bar.addAction(action)
+        bar.addSeparator()
+        bar.addWidget(QLabel(" Speed "))
+        self.speed = QComboBox()
+        for s in TIME_SCALES:
+            self.speed.addItem(f"{s:g}×", s)
+        self.speed.setCurrentIndex(TIME_SCALES.index(1.0))
+        self.speed.setToolTip("Time scale: slow motion below 1×, fast forward above")
+        self.speed.currentIndexChanged.connect(lambda k: self.set_time_scale(self.speed.itemData(k)))
+        bar.addWidget(self.speed)
+        bar.addSeparator()
+        for action in (self.record_action, self.export_action, self.png_action):
+            bar.addAction(action)
+        bar.addSeparator()
+        for action in (self.velocity_action, self.acceleration_action, self.trails_action, self.fit_action):
+            bar.addAction(action)
+        self.addToolBar(bar)
+
+    def _build_menus(self) -> None:
+        menus = self.menuBar()
+        file = menus.addMenu("&File")
+        file.addAction(self.open_action)
+        self.recent_menu = file.addMenu("Open recent")
+        file.addAction(self.save_action)
+        file.addSeparator()
+        file.addAction(self.export_action)
+        file.addAction(self.png_action)
+        file.addSeparator()
+        file.addAction(self.quit_action)
+        sim = menus.addMenu("&Simulation")
+        for action in (self.play_action, self.step_action, self.reset_action, self.record_action):
+            sim.addAction(action)
+        sim.addSeparator()
+        sim.addAction(self.delete_action)
+        view = menus.addMenu("&View")
+        for action in (self.velocity_action, self.acceleration_action, self.trails_action, self.names_action):
+            view.addAction(action)
+        view.addSeparator()
+        for action in (self.zoom_in_action, self.zoom_out_action, self.fit_action):
+            view.addAction(action)
+        view.addSeparator()
+        view.addAction(self.projector_action)
+        self._fill_recent()
+
+    def _build_status(self) -> None:
+        self.time_label = QLabel()
+        self.cycles_label = QLabel()
+        self.fps_label = QLabel()
+        self.bodies_label = QLabel()
+        for label in (self.time_label, self.bodies_label, self.cycles_label, self.fps_label):
+            self.statusBar().addPermanentWidget(label)
+
+    # -- time ---------------------------------------------------------------------------------
+    def toggle_play(self) -> None:
+        sim = self.bridge.simulation
+        future = sim.resume() if sim.paused else sim.pause()
+        self.bridge.watch(future, lambda ok: self._update_play())
+
+    def step(self) -> None:
+        self.bridge.watch(self.bridge.simulation.step_once(), lambda ok: self._update_play())
+
+    def reset(self) -> None:
+        self.canvas.trails.clear()
+        self.bridge.watch(self.bridge.simulation.reset())
+
+    def set_time_scale(self, scale: float) -> None:
+        self.bridge.simulation.time_scale = scale
+
+    def _update_play(self) -> None:
+        paused = self.bridge.simulation.paused
+        self.play_action.setText("Play" if paused else "Pause")
+
+    # -- recording and files --------------------------------------------------------------------
+    def toggle_record(self, on: bool) -> None:
+        sim = self.bridge.simulation
+        self.bridge.watch(sim.start_recording(RECORD_RATE) if on else sim.stop_recording())
+
+    def export_csv(self) -> None:
+        path, chosen = QFileDialog.getSaveFileName(self, "Export the recording as CSV", self._suggest(".csv"),
+                                                   f"{LONG_FILTER};;{WIDE_FILTER}")
+        if path:
+            self.export_csv_to(path, "wide" if chosen == WIDE_FILTER else "long")
+
+    def export_csv_to(self, path, layout: str = "long"):
+        """Write the recording to ``path`` in the background; the message bar reports a failure."""
+        future = self.bridge.simulation.export_csv(path, layout)
+        self.bridge.watch(future, lambda ok: ok and self.statusBar().showMessage(f"Saved {path}", 5000))
+        return future
+
+    def save_png(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save the picture", self._suggest(".png"), "PNG image (*.png)")
+        if path:
+            self.save_png_to(path)
+
+    def save_png_to(self, path) -> bool:
+        """Save the canvas as it is now as a PNG file (complete, or not at all)."""
+        try:
+            save_image(self.canvas.render_image(self.canvas.width(), self.canvas.height()), path)
+        except OSError as exc:
+            self.messages.say(f"{path}: cannot save the picture: {exc.strerror or exc}")
+            return False
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def open_scene(self) -> None:
+        folder = str(self.path.parent) if self.path else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open a scene", folder, "Scenes (*.toml)")
+        if path:
+            self.open_scene_file(path)
+
+    def open_scene_file(self, path) -> bool:
+        try:
+            world = load_scene(path)
+        except SceneError as exc:
+            self.messages.say(str(exc))
+            return False
+        self.path = Path(path)
+        self.record_action.setChecked(False)
+        self.bridge.replace(world)
+        self._remember(path)
+        self._set_title(world)
+        return True
+
+    def save_scene(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save the scene as it is now", self._suggest(".toml"),
+                                              "Scenes (*.toml)")
+        if path:
+            self.save_scene_to(path)
+
+    def save_scene_to(self, path):
+        future = self.bridge.simulation.save_scene(path)
+
+        def saved(ok):
+            if ok:
+                self._remember(path)
+                self.statusBar().showMessage(f"Saved {path}", 5000)
+
+        self.bridge.watch(future, saved)
+        return future
+
+    def _suggest(self, suffix: str) -> str:
+        stem = self.path.stem if self.path else "scene"
+        folder = self.path.parent if self.path else Path.cwd()
+        return str(folder / f"{stem}{suffix}")
+
+    def _remember(self, path) -> None:
+        path = str(Path(path).resolve())
+        recent = [p for p in self._recent() if p != path]
+        self.settings.setValue("recent", [path] + recent[: MAX_RECENT - 1])
+        self._fill_recent()
+
+    def _recent(self) -> list:
+        value = self.settings.value("recent", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in value or []]
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self._recent():
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda checked=False, p=path: self.open_scene_file(p))
+        self.recent_menu.setEnabled(bool(self._recent()))
+
+    # -- bodies and view -------------------------------------------------------------------------
+    def delete_selected(self) -> None:
+        if self.canvas.selection is not None:
+            self.bridge.send(commands.RemoveBody(self.canvas.selection))
+
+    def _show(self, what: str, on: bool) -> None:
+        setattr(self.canvas.display, what, bool(on))
+        if what == "trails":
+            self.canvas.trails.clear()
+        self.canvas.update()
+
+    def set_projector(self, on: bool) -> None:
+        """Larger type, thicker lines and arrows, high contrast: for the back of the room."""
+        self.canvas.display.projector = bool(on)
+        font = QFont(self.font())
+        font.setPointSizeF(14.0 if on else QFont().pointSizeF())
+        for widget in (self.world_panel, self.inspector, self.toolbar, self.statusBar()):
+            widget.setFont(font)
+        self.projector_action.setChecked(bool(on))
+        # wider panels for the larger type (the canvas keeps the rest)
+        self.resizeDocks(self.docks, [int(self.width() * (0.36 if on else 0.26))] * len(self.docks), Qt.Horizontal)
+        self.canvas.update()
+
+    # -- updates from the physics thread -------------------------------------------------------------
+    def _revised(self, snap) -> None:
+        self.world_panel.refresh(snap)
+        self.inspector.refresh(snap)
+
+    def _snapshot(self, snap) -> None:
+        self.inspector.refresh(snap)
+
+    def _refused(self, message: str) -> None:
+        self.messages.say(message)
+        snap = self.bridge.latest
+        self.world_panel.refresh(snap, force=True)
+        self.inspector.refresh(snap, force=True)
+
+    def _replaced(self, snap) -> None:
+        self.inspector.set_body(None, None)
+        self._revised(snap)
+        self._update_play()
+
+    def _update_status(self) -> None:
+        snap = self.bridge.latest
+        sim = self.bridge.simulation
+        self.time_label.setText(f"t = {snap.time:8.2f} s")
+        self.bodies_label.setText(f"{len(snap)} {'body' if len(snap) == 1 else 'bodies'}")
+        self.cycles_label.setText(f"physics {sim.cycles_per_second:5.0f} cycles/s")
+        self.fps_label.setText(f"{self.canvas.fps:3.0f} frames/s")
+        self._update_play()
+        if self.record_action.isChecked() != sim.recording:
+            self.record_action.setChecked(sim.recording)
+
+    def _set_title(self, world) -> None:
+        title = world.lesson.get("lesson", {}).get("title") or (self.path.stem if self.path else "")
+        self.setWindowTitle(f"{title} — classroom-sim" if title else "classroom-sim")
+
+    def closeEvent(self, event) -> None:
+        self._status_timer.stop()
+        self.bridge.close()
+        super().closeEvent(event)
+
+
+def save_image(image, path) -> None:
+    """Write a QImage as PNG to ``path``, complete or not at all (OSError on failure)."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise OSError(f"{path}: the picture could not be encoded")
+    buffer.close()
+    payload = bytes(data)
+    write_atomically(path, lambda f: f.write(payload), encoding=None)
+

@@ -1,0 +1,1 @@
+"""The side panels: the world's settings and the selected body's inspector."""
