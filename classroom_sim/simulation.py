@@ -99,10 +99,11 @@ class Simulation:
         self.cycles = 0
         """Cycles run since the start."""
         self.cycles_per_second = 0.0
-        """Cycles per second of wall time, over the last second or so."""
+        """Cycles per second of wall time, over the last half second (0 while paused)."""
         self.cycle_time = 0.0
-        """s of wall time one cycle took to compute, on average over the last second or so."""
+        """s of wall time one cycle took to compute, on average over the last half second."""
         self._busy = 0.0
+        self._window = (0.0, 0, 0.0)  # (wall time, cycles, busy) where the rate's window began
         self.latest = world.snapshot()
         """The newest Snapshot: always one whole, consistent instant."""
 
@@ -281,14 +282,16 @@ class Simulation:
 
     def _do_pause(self):
         self._paused = True
+        self.cycles_per_second = 0.0
 
     def _do_resume(self):
         self._paused = False
         self.error = None
         self._last = time.perf_counter()
+        self._window = (self._last, self.cycles, self._busy)
 
     def _do_step_once(self):
-        self._paused = True
+        self._do_pause()
         self._cycle(FRAME)
 
     def _do_reset(self):
@@ -339,7 +342,7 @@ class Simulation:
         _warm_up()
         self._last = time.perf_counter()
         next_due = self._last
-        window_start, window_cycles, window_busy = self._last, self.cycles, self._busy
+        self._window = (self._last, self.cycles, self._busy)
         answers: list = []
         while True:
             # Sleep until the next cycle is due (or for good while paused); a command wakes us.
@@ -364,11 +367,12 @@ class Simulation:
                     self._last = now
                     next_due = max(next_due + self._period, now)
                     self._cycle(dt)
-                if now - window_start >= 1.0:
+                window_start, window_cycles, window_busy = self._window
+                if now - window_start >= 0.5 and not self._paused:
                     cycles = self.cycles - window_cycles
                     self.cycles_per_second = cycles / (now - window_start)
                     self.cycle_time = (self._busy - window_busy) / cycles if cycles else 0.0
-                    window_start, window_cycles, window_busy = now, self.cycles, self._busy
+                    self._window = (now, self.cycles, self._busy)
                 self._publish()
             except Exception as exc:  # a fault outside a step (a snapshot, a sampler): pause and report
                 self._fail(exc)

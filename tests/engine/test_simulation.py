@@ -429,3 +429,12 @@ def test_time_scale_is_checked(sim):
             s.time_scale = bad
     s.time_scale = 4
     assert s.time_scale == 4.0
+
+
+def test_the_cycle_rate_is_measured_and_zero_while_paused(sim):
+    s = running(sim, rate=120.0)
+    time.sleep(1.2)
+    assert s.cycles_per_second == pytest.approx(120.0, rel=0.1)
+    assert 0.0 < s.cycle_time < 1.0 / 120.0
+    s.pause().result(timeout=1)
+    assert s.cycles_per_second == 0.0
