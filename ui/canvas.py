@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 from classroom_sim import commands
 
 from .raster import argb, layer
-from .view import NORMAL, PROJECTOR, Display, View, nice, scene_extent
+from .view import NORMAL, PROJECTOR, Display, View, margins_for, nice, scene_extent
 
 MAX_LABELS = 40
 """Bodies beyond this many are drawn without their names (they would cover the picture)."""
@@ -76,7 +76,7 @@ class Trails:
             self.samples.clear()  # a reset, or bodies came or went: start afresh
         if self.samples and snapshot.time < self.samples[-1][0] + TRAIL_SPACING:
             return
-        self.samples.append((snapshot.time, snapshot.names, snapshot.positions))
+        self.samples.append((snapshot.time, snapshot.names, snapshot.positions, snapshot.velocities))
         while self.samples and self.samples[0][0] < snapshot.time - seconds:
             self.samples.popleft()
 
@@ -139,7 +139,7 @@ class Canvas(QWidget):
     def fit(self) -> None:
         """Fit the view to the box (or to the bodies)."""
         self.view.width, self.view.height = max(self.width(), 1), max(self.height(), 1)
-        self.view.fit(*scene_extent(self.bridge.latest))
+        self.view.fit(*scene_extent(self.bridge.latest), margins=margins_for(self.theme))
         self._fitted = True
         self.update()
 
@@ -245,10 +245,14 @@ class Canvas(QWidget):
 
     def _draw_grid_labels(self, p, theme, step, gx, sx, gy, sy) -> None:
         p.setPen(QColor(theme.label))
+        metrics = p.fontMetrics()
         for x, s in zip(gx, sx):
-            p.drawText(QPointF(float(s) + 3, self.view.height - 4.0), _metres(x, step))
+            text = _metres(x, step)
+            if s + 3 + metrics.horizontalAdvance(text) < self.view.width:  # whole, or not at all
+                p.drawText(QPointF(float(s) + 3, self.view.height - 4.0), text)
         for y, s in zip(gy, sy):
-            p.drawText(QPointF(3.0, float(s) - 3), _metres(y, step))
+            if s - 3 - metrics.ascent() > 0 and s < self.view.height - 2 * metrics.height():
+                p.drawText(QPointF(3.0, float(s) - 3), _metres(y, step))
 
     def _draw_scale_bar(self, p, theme) -> None:
         view = self.view
@@ -257,6 +261,7 @@ class Canvas(QWidget):
         x1 = view.width - 16.0
         x0 = x1 - length_px
         y = view.height - 24.0 - theme.font_pt
+        _panel(p, theme, QRectF(x0 - 8, y - 12 - 2 * theme.font_pt, length_px + 16, 2 * theme.font_pt + 22))
         pen = QPen(QColor(theme.label), max(2.0, theme.wall_width))
         p.setPen(pen)
         p.drawPath(_path([x0, x1, x0, x0, x1, x1], [y, y, y - 5, y + 5, y - 5, y + 5]))
@@ -276,6 +281,8 @@ class Canvas(QWidget):
             return None
         times = np.array([s[0] for s in samples] + [snap.time])
         pos = np.stack([s[2][bodies] for s in samples] + [snap.positions[bodies]])  # (K, B, 2)
+        vel = np.stack([s[3][bodies] for s in samples] + [snap.velocities[bodies]])
+        times, pos = _smooth(times, pos, vel)
         sx, sy = self.view.to_screen(pos[..., 0], pos[..., 1])
         age = (snap.time - times[1:]) / max(self.display.trail_seconds, 1e-9)  # of each segment's end
         alphas = np.broadcast_to((0.85 * np.clip(1.0 - age, 0.0, 1.0))[:, None], sx[1:].shape)
@@ -348,6 +355,11 @@ class Canvas(QWidget):
             legend.append((color, unit, scale))
         # The legend: what length one unit-ish arrow has.
         y = 14.0 + theme.font_pt
+        if legend:
+            metrics = p.fontMetrics()
+            widest = max(metrics.horizontalAdvance(f"acceleration 000 {unit}") for _, unit, _ in legend)
+            _panel(p, theme, QRectF(view.width - 110.0 - widest - 8, 4.0, 110.0 + widest,
+                                    len(legend) * (2.2 * theme.font_pt + 6) + 8))
         for color, unit, scale in legend:
             value = nice(60.0 / (scale * view.scale))
             length = value * scale * view.scale
@@ -488,6 +500,32 @@ class Canvas(QWidget):
         self.bridge.send(commands.AddBody(name, 1.0, radius, (x, y)),
                          done=lambda ok: ok and self.select(name))
         return name
+
+
+def _panel(p, theme, rect) -> None:
+    """A pale, rounded backing that keeps a legend readable over the scene."""
+    back = QColor(theme.background)
+    back.setAlpha(215)
+    p.setPen(Qt.NoPen)
+    p.setBrush(back)
+    p.drawRoundedRect(rect, 6.0, 6.0)
+    p.setBrush(Qt.NoBrush)
+
+
+def _smooth(times, pos, vel):
+    """Fill the gaps of a trail (a slow frame) with points on the cubic through both ends
+    with their velocities: exactly the parabola of a body under constant acceleration."""
+    steps = np.diff(times)
+    if len(steps) == 0 or steps.max() <= 1.5 * TRAIL_SPACING:
+        return times, pos
+    out_t, out_p = [times[:1]], [pos[:1]]
+    for k, dt in enumerate(steps):
+        m = int(min(np.ceil(dt / TRAIL_SPACING), 60)) if dt > 1.5 * TRAIL_SPACING else 1
+        u = (np.arange(1, m + 1) / m)[:, None, None]
+        h00, h10, h01, h11 = 2 * u**3 - 3 * u**2 + 1, u**3 - 2 * u**2 + u, -2 * u**3 + 3 * u**2, u**3 - u**2
+        out_p.append(h00 * pos[k] + h10 * dt * vel[k] + h01 * pos[k + 1] + h11 * dt * vel[k + 1])
+        out_t.append(times[k] + dt * u[:, 0, 0])
+    return np.concatenate(out_t), np.concatenate(out_p)
 
 
 def _inside(bounds, r: float, x: float, y: float):

@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
+    QDoubleSpinBox,
     QFileDialog,
     QFrame,
     QHBoxLayout,
@@ -181,8 +182,17 @@ class MainWindow(QMainWindow):
         for action in (self.record_action, self.export_action, self.png_action):
             bar.addAction(action)
         bar.addSeparator()
-        for action in (self.velocity_action, self.acceleration_action, self.trails_action, self.fit_action):
+        for action in (self.velocity_action, self.acceleration_action, self.trails_action):
             bar.addAction(action)
+        self.trail_seconds = QDoubleSpinBox()
+        self.trail_seconds.setRange(0.5, 60.0)
+        self.trail_seconds.setDecimals(1)
+        self.trail_seconds.setSuffix(" s")
+        self.trail_seconds.setValue(self.canvas.display.trail_seconds)
+        self.trail_seconds.setToolTip("How long a trail lasts, in simulated seconds")
+        self.trail_seconds.valueChanged.connect(self._trail_length)
+        bar.addWidget(self.trail_seconds)
+        bar.addAction(self.fit_action)
         self.addToolBar(bar)
 
     def _build_menus(self) -> None:
@@ -342,6 +352,10 @@ class MainWindow(QMainWindow):
             self.canvas.trails.clear()
         self.canvas.update()
 
+    def _trail_length(self, seconds: float) -> None:
+        self.canvas.display.trail_seconds = float(seconds)
+        self.canvas.update()
+
     def set_projector(self, on: bool) -> None:
         """Larger type, thicker lines and arrows, high contrast: for the back of the room."""
         self.canvas.display.projector = bool(on)
@@ -352,7 +366,7 @@ class MainWindow(QMainWindow):
         self.projector_action.setChecked(bool(on))
         # wider panels for the larger type (the canvas keeps the rest)
         self.resizeDocks(self.docks, [int(self.width() * (0.36 if on else 0.26))] * len(self.docks), Qt.Horizontal)
-        self.canvas.update()
+        QTimer.singleShot(0, self.canvas.fit)  # once the docks have their new width
 
     # -- updates from the physics thread -------------------------------------------------------------
     def _revised(self, snap) -> None:

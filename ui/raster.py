@@ -66,7 +66,7 @@ def paint_discs(image, xs, ys, rs, colors, outline, outline_px):
         x1 = min(int(math.ceil(x + r + 1.0)), w)
         y0 = max(int(math.floor(y - r - 1.0)), 0)
         y1 = min(int(math.ceil(y + r + 1.0)), h)
-        ring = min(outline_px, 0.5 * r) if outline_px > 0.0 else 0.0
+        ring = min(outline_px, 0.25 * r) if outline_px > 0.0 else 0.0  # small discs keep their colour
         inner = r - ring
         color = colors[k]
         for py in range(y0, y1):

@@ -46,14 +46,20 @@ class View:
         """Metres of the pixel (sx, sy)."""
         return (sx - 0.5 * self.width) / self.scale + self.cx, (0.5 * self.height - sy) / self.scale + self.cy
 
-    def fit(self, xmin, ymin, xmax, ymax, margin: float = 0.06) -> None:
-        """Show the rectangle whole, centred, with a margin (a fraction of the widget)."""
+    def fit(self, xmin, ymin, xmax, ymax, margins=(50, 60, 20, 60)) -> None:
+        """Show the rectangle whole, leaving ``margins`` (left, top, right, bottom) pixels
+        around it for the labels, the legend and the scale bar."""
+        left, top, right, bottom = margins
         w = max(xmax - xmin, 1e-6)
         h = max(ymax - ymin, 1e-6)
-        usable_w = self.width * (1 - 2 * margin)
-        usable_h = self.height * (1 - 2 * margin)
+        usable_w = max(self.width - left - right, 0.2 * self.width)
+        usable_h = max(self.height - top - bottom, 0.2 * self.height)
         self.scale = min(max(min(usable_w / w, usable_h / h), self.MIN_SCALE), self.MAX_SCALE)
-        self.cx, self.cy = 0.5 * (xmin + xmax), 0.5 * (ymin + ymax)
+        # centre the rectangle in the usable part
+        cx_px = left + 0.5 * usable_w
+        cy_px = top + 0.5 * usable_h
+        self.cx = 0.5 * (xmin + xmax) - (cx_px - 0.5 * self.width) / self.scale
+        self.cy = 0.5 * (ymin + ymax) + (cy_px - 0.5 * self.height) / self.scale
 
     def zoom(self, factor: float, sx: float | None = None, sy: float | None = None) -> None:
         """Zoom by ``factor`` keeping the point under pixel (sx, sy) (the centre by default) in place."""
@@ -97,7 +103,7 @@ class Display:
     velocity: bool = True
     acceleration: bool = False
     trails: bool = True
-    trail_seconds: float = 2.0
+    trail_seconds: float = 3.0
     names: bool = True
     projector: bool = False
 
@@ -125,8 +131,15 @@ class Theme:
 NORMAL = Theme(background="#fafaf7", grid="#dedbd2", grid_width=1.0, label="#5a5a5a", font_pt=9.0,
                walls="#3a3a3a", wall_width=2.0, outline="#2b2b2b", outline_px=1.0,
                velocity="#1a5fb4", acceleration="#c01c28", arrow_width=2.0, selection="#f5c211",
-               trail_width=1.5)
+               trail_width=2.5)
 PROJECTOR = Theme(background="#ffffff", grid="#9a9a9a", grid_width=2.0, label="#000000", font_pt=16.0,
                   walls="#000000", wall_width=5.0, outline="#000000", outline_px=2.5,
                   velocity="#0b3d91", acceleration="#b00000", arrow_width=4.0, selection="#ff8c00",
-                  trail_width=3.0)
+                  trail_width=4.0)
+
+
+def margins_for(theme: Theme):
+    """Pixels (left, top, right, bottom) kept clear of the scene when fitting it: the
+    grid's labels, the arrows' legend and the scale bar go there."""
+    f = theme.font_pt
+    return (int(5 * f + 10), int(5.5 * f + 20), int(f + 10), int(5 * f + 20))

@@ -307,10 +307,10 @@ def test_the_screenshot_command_writes_a_png(tmp_path, qapp):
     image = QImage(str(out))
     assert (image.width(), image.height()) == (640, 480)
     # the ball, orange, is where the textbook puts it at t = 0.5 s (the render is fitted to the box)
-    from ui.view import View
+    from ui.view import NORMAL, View, margins_for
 
     view = View(width=640, height=480)
-    view.fit(0.0, 0.0, 30.0, 15.0)
+    view.fit(0.0, 0.0, 30.0, 15.0, margins=margins_for(NORMAL))
     sx, sy = view.to_screen(1.0 + 10.0 * 0.5, 0.25 + 10.0 * 0.5 - 0.5 * G * 0.25)
     # (a pixel off the centre, away from the velocity arrow that starts there)
     assert QColor(image.pixel(int(sx) - 2, int(sy) + 2)).name() == "#ff7f0e"
@@ -335,3 +335,17 @@ def test_the_app_starts_on_a_bad_scene_with_one_line_and_no_window(tmp_path, cap
     err = capsys.readouterr().err
     assert 'bad.toml: bodies[0].mass: must be > 0 or "fixed", got -1' in err
 
+
+
+def test_a_trail_with_a_gap_follows_the_parabola():
+    from ui.canvas import _smooth
+
+    g = np.array([0.0, -G])
+    t = np.array([0.0, 0.7, 0.75])  # a slow frame: 0.7 s between two samples
+    p0, v0 = np.array([1.0, 0.25]), np.array([10.0, 10.0])
+    pos = np.stack([p0 + v0 * s + 0.5 * g * s * s for s in t])[:, None, :]
+    vel = np.stack([v0 + g * s for s in t])[:, None, :]
+    times, filled = _smooth(t, pos, vel)
+    assert len(times) > 20
+    expected = p0 + v0 * times[:, None] + 0.5 * g * times[:, None] ** 2
+    assert filled[:, 0, :] == pytest.approx(expected, abs=1e-9)
