@@ -3,6 +3,7 @@ canvas, export, files, shutdown, and the screenshot command."""
 
 import math
 import os
+import time
 
 import numpy as np
 import pytest
@@ -349,3 +350,15 @@ def test_a_trail_with_a_gap_follows_the_parabola():
     assert len(times) > 20
     expected = p0 + v0 * times[:, None] + 0.5 * g * times[:, None] ** 2
     assert filled[:, 0, :] == pytest.approx(expected, abs=1e-9)
+
+
+def test_the_speed_box_sets_the_time_scale(window, qtbot):
+    w = window()
+    w.speed.setCurrentIndex(w.speed.findData(0.25))
+    assert w.bridge.simulation.time_scale == 0.25
+    w.play_action.trigger()
+    wait_for(qtbot, lambda: w.bridge.latest.time > 0.0)
+    t0, w0 = w.bridge.latest.time, time.perf_counter()
+    qtbot.wait(800)
+    rate = (w.bridge.latest.time - t0) / (time.perf_counter() - w0)
+    assert rate == pytest.approx(0.25, rel=0.2)
