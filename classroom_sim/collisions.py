@@ -440,10 +440,10 @@ def move(pos, vel, acc, idx, t_body, target, method, radius, movable, bounds, e_
 
 
 @_jit
-def contain(pos, vel, radius, movable, bounds, e_wall):
-    """Put every movable body back inside the box, reflecting an outward normal
-    velocity with ``e_wall``."""
-    for i in range(pos.shape[0]):
+def contain(pos, vel, radius, movable, bounds, e_wall, idx):
+    """Put the movable bodies among ``idx`` back inside the box, reflecting an outward
+    normal velocity with ``e_wall``."""
+    for i in idx:
         if not movable[i]:
             continue
         for k in range(2):

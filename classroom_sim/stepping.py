@@ -44,10 +44,10 @@ def _away_from_walls(centre, extent, idx, bounds, straight):
 
 
 @_jit
-def _resolve(pos, vel, inv_mass, radius, movable, pi, pj, e, bounds, e_wall, log_ij, log_vectors, logged):
+def _resolve(pos, vel, inv_mass, radius, movable, pi, pj, e, bounds, e_wall, log_ij, log_vectors, logged, idx):
     collided, logged = collisions.resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors, logged)
     if len(bounds) == 4:
-        collisions.contain(pos, vel, radius, movable, bounds, e_wall)
+        collisions.contain(pos, vel, radius, movable, bounds, e_wall, idx)
     return logged
 
 
@@ -73,6 +73,8 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
     split = np.ones(n, np.bool_)
     left = np.empty(n)
     fi, fj, most = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
+    xi = np.empty(0, np.int64)  # pairs found since the plan: kept apart (few) until the end, sorted
+    xj = np.empty(0, np.int64)
     parts = 0
     while most > 1 and parts < MAX_PARTS:
         parts += 1
@@ -83,7 +85,8 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
         idx = np.flatnonzero(split)
         collisions.move(pos, vel, acc, idx, t_body, t_now, method, radius, movable, bounds, e_wall)
         collisions.move(pos, vel, acc, idx, t_body, t_next, method, radius, movable, bounds, e_wall)
-        logged = _resolve(pos, vel, inv_mass, radius, movable, fi, fj, e, bounds, e_wall, log_ij, log_vectors, logged)
+        logged = _resolve(pos, vel, inv_mass, radius, movable, fi, fj, e, bounds, e_wall, log_ij, log_vectors, logged,
+                          idx)
         t_now = t_next
         # Keep every disc holding its body's motion: plan again the pairs of those that left theirs.
         _discs(vel, amag, radius, idx, t_body, target, left)
@@ -101,8 +104,15 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
         if gone:
             _away_from_walls(centre, extent, idx, bounds, straight)
             ni, nj = collisions.pairs_again(centre, extent, fixed, grid, small, biggest, chosen, moved)
-            ci, cj = collisions.merge_pairs(ci, cj, ni, nj)
+            xi, xj = collisions.merge_pairs(xi, xj, ni, nj)
         # Split again every pair of a split body that still moves too fast.
         fi, fj, most = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
+        if len(xi):
+            gi, gj, more = collisions.fast_pairs(pos, vel, acc, radius, xi, xj, t_body, target, split, straight)
+            fi, fj = collisions.merge_pairs(fi, fj, gi, gj)
+            most = max(most, more)
+    if len(xi):
+        ci, cj = collisions.merge_pairs(ci, cj, xi, xj)
     collisions.move(pos, vel, acc, every, t_body, target, method, radius, movable, bounds, e_wall)
-    return _resolve(pos, vel, inv_mass, radius, movable, ci, cj, e, bounds, e_wall, log_ij, log_vectors, logged)
+    return _resolve(pos, vel, inv_mass, radius, movable, ci, cj, e, bounds, e_wall, log_ij, log_vectors, logged,
+                    every)
