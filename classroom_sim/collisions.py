@@ -96,43 +96,67 @@ def _every_grid_pair(pos, extent, skip, grid):
 
     Each pair is visited once: a body looks at the rest of its own cell and the
     cell above it (side by side in cell order), and at the three cells of the
-    next column; the positions are read in cell order.
+    next column; positions are read in cell order. Every candidate is written
+    and kept only if it is a pair (no branch to mispredict), as one number
+    (both places in cell order), decoded afterwards.
     """
     n = pos.shape[0]
     cx, cy, ncx, ncy, start, order, cell, _, _ = grid
     xs = np.empty(len(order))
     ys = np.empty(len(order))
     es = np.empty(len(order))
-    ks = np.empty(len(order), np.bool_)
     for s in range(len(order)):
         i = order[s]
-        xs[s], ys[s], es[s], ks[s] = pos[i, 0], pos[i, 1], extent[i], skip[i]
-    out_i = np.empty(4 * n + 64, np.int64)
-    out_j = np.empty(4 * n + 64, np.int64)
+        xs[s], ys[s], es[s] = pos[i, 0], pos[i, 1], extent[i]
+    # room for every candidate (an upper bound on the pairs)
+    room = 0
+    for c in range(ncx * ncy):
+        a0, a1 = start[c], start[c + 1]
+        if a0 < a1:
+            gx, gy = c // ncy, c % ncy
+            up = start[c + 2] if gy + 1 < ncy else a1
+            across = 0
+            if gx + 1 < ncx:
+                across = start[min(c + ncy + 2, (gx + 2) * ncy)] - (start[c + ncy - 1] if gy > 0 else start[c + ncy])
+            room += (a1 - a0) * (up - a0 + across)
+    found = np.empty(room + 1, np.int64)
     m = 0
-    for s in range(len(order)):
-        i = order[s]
-        c = cx[i] * ncy + cy[i]
-        x, y, e, k = xs[s], ys[s], es[s], ks[s]
-        runs = ((s + 1, start[c + 2] if cy[i] + 1 < ncy else start[c + 1]),
-                (start[c + ncy - 1] if cy[i] > 0 else start[c + ncy], start[min(c + ncy + 2, (cx[i] + 2) * ncy)])
-                if cx[i] + 1 < ncx else (0, 0))
-        for lo, hi in runs:
-            if m + hi - lo > len(out_i):
-                out_i = _grow(out_i, m + hi - lo)
-                out_j = _grow(out_j, m + hi - lo)
-            for t in range(lo, hi):
-                if k and ks[t]:
-                    continue
+    for c in range(ncx * ncy):
+        a0, a1 = start[c], start[c + 1]
+        if a0 == a1:
+            continue
+        gx, gy = c // ncy, c % ncy
+        up = start[c + 2] if gy + 1 < ncy else a1
+        b0, b1 = 0, 0
+        if gx + 1 < ncx:
+            b0 = start[c + ncy - 1] if gy > 0 else start[c + ncy]
+            b1 = start[min(c + ncy + 2, (gx + 2) * ncy)]
+        for s in range(a0, a1):
+            x, y, e = xs[s], ys[s], es[s]
+            tag = s << 32
+            for t in range(s + 1, up):
                 dx = xs[t] - x
                 dy = ys[t] - y
                 lim = e + es[t]
-                if dx * dx + dy * dy < lim * lim:
-                    j = order[t]
-                    out_i[m] = min(i, j)
-                    out_j[m] = max(i, j)
-                    m += 1
-    return _sort_pairs(out_i[:m], out_j[:m], n)
+                found[m] = tag | t
+                m += dx * dx + dy * dy < lim * lim
+            for t in range(b0, b1):
+                dx = xs[t] - x
+                dy = ys[t] - y
+                lim = e + es[t]
+                found[m] = tag | t
+                m += dx * dx + dy * dy < lim * lim
+    out_i = np.empty(m, np.int64)
+    out_j = np.empty(m, np.int64)
+    k = 0
+    for p in range(m):
+        i, j = order[found[p] >> 32], order[found[p] & 0xFFFFFFFF]
+        if skip[i] and skip[j]:
+            continue
+        out_i[k] = min(i, j)
+        out_j[k] = max(i, j)
+        k += 1
+    return _sort_pairs(out_i[:k], out_j[:k], n)
 
 
 @_jit
