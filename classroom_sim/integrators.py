@@ -7,8 +7,6 @@ positions and velocities. None of them modifies its inputs.
 
 from __future__ import annotations
 
-import numpy as np
-
 
 def kinematic(x, v, a, t):
     """The textbook equations: exact for a constant acceleration.

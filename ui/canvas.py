@@ -69,7 +69,7 @@ class Trails:
     """Where each body was over the last seconds, kept by the GUI from the snapshots it saw."""
 
     def __init__(self):
-        self.samples: deque = deque()  # (time, names, positions)
+        self.samples: deque = deque()  # (time, names, positions, velocities)
 
     def add(self, snapshot, seconds: float) -> None:
         if self.samples and (snapshot.time < self.samples[-1][0] or snapshot.names != self.samples[-1][1]):
@@ -87,8 +87,6 @@ class Trails:
 class Canvas(QWidget):
     selected = Signal(object)
     """The name of the body just selected, or None."""
-    message = Signal(str)
-    """Something to tell the user (a body that cannot go there)."""
 
     def __init__(self, bridge, parent=None):
         super().__init__(parent)
