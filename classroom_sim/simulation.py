@@ -197,7 +197,7 @@ class Simulation:
 
     def recorded(self) -> Future:
         """A Future of a frozen Recording of everything sampled so far (built outside the physics thread)."""
-        return self._offload(lambda: self._capture(), Recording.from_capture)
+        return self._offload(self._capture, Recording.from_capture)
 
     def export_csv(self, path, layout: str = "long") -> Future:
         """Write the recording to a CSV file in the background (the physics loop does
@@ -206,7 +206,7 @@ class Simulation:
             future = Future()
             future.set_exception(CommandError(f"layout: must be 'long' or 'wide', got {layout!r}"))
             return future
-        return self._offload(lambda: self._capture(), lambda c: Recording.from_capture(c).write_csv(path, layout))
+        return self._offload(self._capture, lambda c: Recording.from_capture(c).write_csv(path, layout))
 
     def save_scene(self, path) -> Future:
         """Write the current state, with every live edit, as a scene file that loads back."""
