@@ -108,39 +108,34 @@ def _every_grid_pair(pos, extent, skip, grid):
     for s in range(len(order)):
         i = order[s]
         xs[s], ys[s], es[s] = pos[i, 0], pos[i, 1], extent[i]
-    # room for every candidate (an upper bound on the pairs)
+    # each cell's neighbours in cell order: up to ``up`` (its own rest and the cell
+    # above), and ``b0``..``b1`` (three cells of the next column); and room for
+    # every candidate (an upper bound on the pairs)
+    cells = ncx * ncy
+    up = np.empty(cells, np.int64)
+    b0 = np.zeros(cells, np.int64)
+    b1 = np.zeros(cells, np.int64)
     room = 0
-    for c in range(ncx * ncy):
-        a0, a1 = start[c], start[c + 1]
-        if a0 < a1:
-            gx, gy = c // ncy, c % ncy
-            up = start[c + 2] if gy + 1 < ncy else a1
-            across = 0
-            if gx + 1 < ncx:
-                across = start[min(c + ncy + 2, (gx + 2) * ncy)] - (start[c + ncy - 1] if gy > 0 else start[c + ncy])
-            room += (a1 - a0) * (up - a0 + across)
+    for c in range(cells):
+        gx, gy = c // ncy, c % ncy
+        up[c] = start[c + 2] if gy + 1 < ncy else start[c + 1]
+        if gx + 1 < ncx:
+            b0[c] = start[c + ncy - 1] if gy > 0 else start[c + ncy]
+            b1[c] = start[min(c + ncy + 2, (gx + 2) * ncy)]
+        room += (start[c + 1] - start[c]) * (up[c] - start[c] + b1[c] - b0[c])
     found = np.empty(room + 1, np.int64)
     m = 0
-    for c in range(ncx * ncy):
-        a0, a1 = start[c], start[c + 1]
-        if a0 == a1:
-            continue
-        gx, gy = c // ncy, c % ncy
-        up = start[c + 2] if gy + 1 < ncy else a1
-        b0, b1 = 0, 0
-        if gx + 1 < ncx:
-            b0 = start[c + ncy - 1] if gy > 0 else start[c + ncy]
-            b1 = start[min(c + ncy + 2, (gx + 2) * ncy)]
-        for s in range(a0, a1):
+    for c in range(cells):
+        for s in range(start[c], start[c + 1]):
             x, y, e = xs[s], ys[s], es[s]
             tag = s << 32
-            for t in range(s + 1, up):
+            for t in range(s + 1, up[c]):
                 dx = xs[t] - x
                 dy = ys[t] - y
                 lim = e + es[t]
                 found[m] = tag | t
                 m += dx * dx + dy * dy < lim * lim
-            for t in range(b0, b1):
+            for t in range(b0[c], b1[c]):
                 dx = xs[t] - x
                 dy = ys[t] - y
                 lim = e + es[t]
