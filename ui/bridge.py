@@ -50,13 +50,13 @@ class SimulationBridge(QObject):
     def send(self, command: commands.Command, done=None):
         """Send a command; a refusal is emitted as ``refused``; ``done(ok)`` is called in
         the GUI thread once it is answered."""
-        future = self.simulation.send(command)
-        self._pending.append((future, done))
-        return future
+        return self.watch(self.simulation.send(command), done)
 
     def watch(self, future, done=None):
-        """Poll a Future of the Simulation (an export, a save) and report its outcome."""
+        """Poll a Future of the Simulation (a command, an export, a save) and report its
+        outcome: a failure as ``refused``, and ``done(ok)`` if given."""
         self._pending.append((future, done))
+        return future
 
     def poll(self) -> None:
         """Take the newest snapshot and the answers that came in; emit what changed."""
