@@ -169,7 +169,11 @@ def _emit(out_i, out_j, m, b, near, k):
 
 @_jit
 def _sort_pairs(pi, pj, n):
-    """Pairs in (i, j) order: a counting sort on i, then each i's few partners in order."""
+    """Pairs in (i, j) order: a counting sort on i, then each i's few partners in
+    order; or, for a few pairs among many bodies, a sort of one number a pair."""
+    if 16 * len(pi) < n:
+        keys = np.sort(pi * n + pj)
+        return keys // n, keys % n
     first = np.zeros(n + 1, np.int64)
     for i in pi:
         first[i + 1] += 1
