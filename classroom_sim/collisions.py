@@ -271,11 +271,13 @@ def pairs_again(centre, extent, skip, grid, small, biggest, chosen, moved):
     for b in np.flatnonzero(chosen):
         xb, yb, eb, sb = centre[b, 0], centre[b, 1], extent[b], skip[b]
         k = 0
-        g = int(math.ceil((eb + biggest) / cell))
-        gx0 = max(int(math.floor((xb - xmin) / cell)) - g, 0)
-        gx1 = min(int(math.floor((xb - xmin) / cell)) + g, ncx - 1)
-        gy0 = max(int(math.floor((yb - ymin) / cell)) - g, 0)
-        gy1 = min(int(math.floor((yb - ymin) / cell)) + g, ncy - 1)
+        # the cells that the bodies within reach may be binned in: a body is binned by
+        # its centre, at most ``biggest`` from the edge of its disc
+        g = eb + biggest
+        gx0 = max(int(math.floor((xb - g - xmin) / cell)), 0)
+        gx1 = min(int(math.floor((xb + g - xmin) / cell)), ncx - 1)
+        gy0 = max(int(math.floor((yb - g - ymin) / cell)), 0)
+        gy1 = min(int(math.floor((yb + g - ymin) / cell)), ncy - 1)
         for gx in range(gx0, gx1 + 1):
             if gy0 > gy1:
                 break
