@@ -507,9 +507,9 @@ def resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors, lo
     every overlapping pair is then pushed apart along that line, half the
     overlap each (a fixed body moves nothing, the other the whole overlap;
     coincident centres part along +x). A push can make a neighbour overlap
-    while approaching (Newton's cradle): later passes resolve those among the
-    pairs of bodies that moved, so a chain passes its velocity on within the
-    step. Overlaps between bodies that do not approach each other and were
+    while approaching (Newton's cradle): each later pass resolves those among
+    the pairs of the bodies moved in the pass before, so a chain passes its
+    velocity on within the step. Overlaps between bodies that do not approach each other and were
     made by a push wait for the next step.
 
     Each collision is written to ``log_ij`` (i, j) and ``log_vectors`` (normal,
@@ -522,12 +522,18 @@ def resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors, lo
     moving = np.zeros(n, np.bool_)
     collided = False
     count = logged
+    ks = np.arange(len(pi))
+    todo = len(pi)
     for p in range(MAX_PASSES):
         resolved = False
-        for k in range(len(pi)):
+        if p > 0:
+            # the pairs of bodies moved in the last pass, listed without a branch
+            todo = 0
+            for k in range(len(pi)):
+                ks[todo] = k
+                todo += moved[pi[k]] | moved[pj[k]]
+        for k in ks[:todo]:
             i, j = pi[k], pj[k]
-            if p > 0 and not (moved[i] or moved[j] or moving[i] or moving[j]):
-                continue
             dx = pos[j, 0] - pos[i, 0]
             dy = pos[j, 1] - pos[i, 1]
             r = radius[i] + radius[j]
