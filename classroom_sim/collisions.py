@@ -199,33 +199,6 @@ def _sort_pairs(pi, pj, n):
 
 
 @_jit
-def _large_pairs(pos, extent, skip, small):
-    """The pairs with a body that is not ``small``, by checking each large body
-    against every body (a planet among pebbles)."""
-    n = pos.shape[0]
-    out_i = np.empty(64, np.int64)
-    out_j = np.empty(64, np.int64)
-    near = np.empty(n, np.int64)
-    m = 0
-    for i in range(n):
-        if small[i]:
-            continue
-        xi, yi, ei, si = pos[i, 0], pos[i, 1], extent[i], skip[i]
-        k = 0
-        for j in range(n):
-            if j == i or (j < i and not small[j]) or (si and skip[j]):
-                continue
-            dx = pos[j, 0] - xi
-            dy = pos[j, 1] - yi
-            lim = ei + extent[j]
-            if dx * dx + dy * dy < lim * lim:
-                near[k] = j
-                k += 1
-        out_i, out_j, m = _emit(out_i, out_j, m, i, near, k)
-    return out_i[:m], out_j[:m]
-
-
-@_jit
 def plan(pos, extent, skip):
     """Every pair (i < j) with |x_i - x_j| < extent_i + extent_j, except pairs of two
     ``skip`` bodies, sorted by (i, j); and what `pairs_again` needs to find
@@ -233,8 +206,8 @@ def plan(pos, extent, skip):
 
     ``extent`` is a body's radius grown by how far it may travel, so these are
     the pairs that may touch. Bodies share a grid whose cells fit nine in ten
-    of them with room to spare; the few larger ones are checked against every
-    body.
+    of them with room to spare; the few larger ones look at the cells within
+    their reach and at each other, as `pairs_again` does.
     """
     n = pos.shape[0]
     if n < 2:
@@ -245,13 +218,13 @@ def plan(pos, extent, skip):
     small = extent <= 0.5 * cell
     grid = _cells(pos, small, cell)
     gi, gj = _every_grid_pair(pos, extent, skip, grid)
-    if not small.all():
-        li, lj = _large_pairs(pos, extent, skip, small)
-        gi, gj = merge_pairs(gi, gj, *_sort_pairs(li, lj, n))
     biggest = 0.0
     for i in range(n):
         if small[i]:
             biggest = max(biggest, extent[i])
+    if not small.all():
+        li, lj = pairs_again(pos, extent, skip, grid, small, biggest, ~small, np.zeros(n, np.bool_))
+        gi, gj = merge_pairs(gi, gj, li, lj)
     return gi, gj, grid, small, biggest
 
 
