@@ -286,21 +286,39 @@ def candidate_pairs(pos, extent, skip):
 
 @_jit
 def merge_pairs(ai, aj, bi, bj):
-    """The union of two lists of pairs, each sorted by (i, j), sorted and without repeats."""
+    """The union of two lists of pairs, each sorted by (i, j) and without repeats,
+    sorted and without repeats.
+
+    Each pair of the shorter list finds its place in the longer one by bisection,
+    and the longer list is copied in runs between those places: merging a few
+    pairs into thousands costs a few copies, not a test a pair.
+    """
+    if len(bi) > len(ai):
+        ai, aj, bi, bj = bi, bj, ai, aj
     out_i = np.empty(len(ai) + len(bi), np.int64)
     out_j = np.empty(len(ai) + len(bi), np.int64)
-    p = q = m = 0
-    while p < len(ai) or q < len(bi):
-        if q == len(bi) or (p < len(ai) and (ai[p] < bi[q] or (ai[p] == bi[q] and aj[p] <= bj[q]))):
-            i, j = ai[p], aj[p]
-            p += 1
-        else:
-            i, j = bi[q], bj[q]
-            q += 1
-        if m == 0 or out_i[m - 1] != i or out_j[m - 1] != j:
-            out_i[m] = i
-            out_j[m] = j
-            m += 1
+    p = m = 0
+    for q in range(len(bi)):
+        i, j = bi[q], bj[q]
+        lo, hi = p, len(ai)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if ai[mid] < i or (ai[mid] == i and aj[mid] < j):
+                lo = mid + 1
+            else:
+                hi = mid
+        out_i[m:m + lo - p] = ai[p:lo]
+        out_j[m:m + lo - p] = aj[p:lo]
+        m += lo - p
+        p = lo
+        if p < len(ai) and ai[p] == i and aj[p] == j:
+            continue  # in both: written with the rest of the longer list
+        out_i[m] = i
+        out_j[m] = j
+        m += 1
+    out_i[m:m + len(ai) - p] = ai[p:]
+    out_j[m:m + len(ai) - p] = aj[p:]
+    m += len(ai) - p
     return out_i[:m], out_j[:m]
 
 

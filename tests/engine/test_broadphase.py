@@ -70,3 +70,17 @@ def test_merge_pairs_is_a_sorted_union():
     b = (np.array([0, 1, 2]), np.array([3, 2, 4]))
     i, j = collisions.merge_pairs(*a, *b)
     assert list(zip(i, j)) == [(0, 1), (0, 3), (1, 2), (2, 4), (2, 5)]
+
+
+pair_sets = st.sets(st.tuples(st.integers(0, 30), st.integers(0, 30)), max_size=80)
+
+
+@given(pair_sets, pair_sets)
+def test_merge_pairs_matches_the_union_of_sets(a, b):
+    """Lists of any lengths: a few pairs into many, many into a few, overlapping or not."""
+    def arrays_of(pairs):
+        pairs = sorted(pairs)
+        return np.array([p[0] for p in pairs], np.int64), np.array([p[1] for p in pairs], np.int64)
+
+    i, j = collisions.merge_pairs(*arrays_of(a), *arrays_of(b))
+    assert list(zip(i.tolist(), j.tolist())) == sorted(a | b)
