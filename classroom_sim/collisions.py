@@ -382,7 +382,10 @@ def fast_pairs(pos, vel, acc, radius, pi, pj, t_body, target, among, straight):
         out_i[m] = i
         out_j[m] = j
         m += 1
-        most = max(most, int(math.ceil(min(travel / rmin, 1e9))))
+        # the parts that the time left after the later of the two must be cut into
+        # (the earlier one, not split before, catches up with it in one move)
+        ahead = (target - max(t_body[i], t_body[j])) / span
+        most = max(most, int(math.ceil(min(ahead * travel / rmin, 1e9))))
     return out_i[:m], out_j[:m], most
 
 
