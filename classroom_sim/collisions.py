@@ -229,6 +229,13 @@ def plan(pos, extent, skip):
 
 
 @_jit
+def _column(x, xmin, cell, ncx):
+    """The grid column of x, clamped to the grid (a NaN goes to the first)."""
+    c = (x - xmin) / cell
+    return int(min(c, ncx - 1.0)) if c > 0.0 else 0
+
+
+@_jit
 def pairs_again(centre, extent, skip, grid, small, biggest, chosen, moved):
     """The pairs of the ``chosen`` bodies, whose discs (``centre``, ``extent``) were
     just drawn anew, sorted by (i, j). The grid of the plan still holds every
@@ -239,7 +246,25 @@ def pairs_again(centre, extent, skip, grid, small, biggest, chosen, moved):
     out_i = np.empty(64, np.int64)
     out_j = np.empty(64, np.int64)
     near = np.empty(n, np.int64)
+    # The moved and the large bodies, binned by column of the same grid: each
+    # chosen body looks only at the columns within its reach of them.
     others = np.flatnonzero(moved | ~small)
+    reach = 0.0
+    for j in others:
+        reach = max(reach, extent[j])
+    columns = max(ncx, 1)  # (a grid without bodies has none)
+    column = np.empty(len(others), np.int64)
+    ostart = np.zeros(columns + 1, np.int64)
+    for q in range(len(others)):
+        column[q] = _column(centre[others[q], 0], xmin, cell, columns)
+        ostart[column[q] + 1] += 1
+    for c in range(columns):
+        ostart[c + 1] += ostart[c]
+    fill = ostart[:-1].copy()
+    oorder = np.empty(len(others), np.int64)
+    for q in range(len(others)):
+        oorder[fill[column[q]]] = others[q]
+        fill[column[q]] += 1
     m = 0
     for b in np.flatnonzero(chosen):
         xb, yb, eb, sb = centre[b, 0], centre[b, 1], extent[b], skip[b]
@@ -264,7 +289,8 @@ def pairs_again(centre, extent, skip, grid, small, biggest, chosen, moved):
                 if dx * dx + dy * dy < lim * lim:
                     near[k] = j
                     k += 1
-        for j in others:
+        for j in oorder[ostart[_column(xb - eb - reach, xmin, cell, columns)]:
+                        ostart[_column(xb + eb + reach, xmin, cell, columns) + 1]]:
             if j == b or (chosen[j] and j < b) or (sb and skip[j]):
                 continue
             dx = centre[j, 0] - xb
