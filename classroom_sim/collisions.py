@@ -371,6 +371,18 @@ def fast_pairs(pos, vel, acc, radius, pi, pj, t_body, target, among, straight):
     for k in range(len(pi)):
         ks[m] = k
         m += among[pi[k]] | among[pj[k]]
+    # then those that may move, relative to each other, more than the smaller
+    # radius (the test below, without its square root, for the usual case)
+    count = m
+    m = 0
+    for k in ks[:count]:
+        i, j = pi[k], pj[k]
+        span = target - min(t_body[i], t_body[j])
+        dvx = vel[j, 0] - vel[i, 0]
+        dvy = vel[j, 1] - vel[i, 1]
+        rmin = min(radius[i], radius[j])
+        ks[m] = k
+        m += ((dvx * dvx + dvy * dvy) * span * span > rmin * rmin) | (acc[j, 0] != acc[i, 0]) | (acc[j, 1] != acc[i, 1])
     out_i = np.empty(16, np.int64)
     out_j = np.empty(16, np.int64)
     most = 1
