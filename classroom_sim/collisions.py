@@ -397,9 +397,7 @@ def fast_pairs(pos, vel, acc, radius, pi, pj, t_body, target, among, straight):
         day = acc[j, 1] - acc[i, 1]
         rmin = min(radius[i], radius[j])
         if dax == 0.0 and day == 0.0:  # the usual case, both under the same gravity
-            vv = dvx * dvx + dvy * dvy
-            if vv * span * span <= rmin * rmin:
-                continue
+            vv = dvx * dvx + dvy * dvy  # above (rmin / span)², as listed above
             if t_body[i] == t_body[j] and straight[i] and straight[j]:
                 dx = pos[j, 0] - pos[i, 0]
                 dy = pos[j, 1] - pos[i, 1]
