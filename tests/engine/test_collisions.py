@@ -145,6 +145,23 @@ def test_fast_bodies_never_pass_through_each_other_or_a_wall():
             assert 0.01 <= body.position[0] <= 1.99
 
 
+def test_a_ball_turned_round_within_a_step_hits_the_one_behind_it():
+    """The ball behind is no threat until the bullet bounces off the post, within the
+    same 1/60 s step: it must then be checked finely too, not passed through.
+    Equal masses, elastic: the bullet stops and the ball behind leaves at 200 m/s."""
+    w = World(gravity=(0.0, 0.0))
+    w.add_body(Body("bullet", 1.0, 0.05, (0.0, 0.0), (200.0, 0.0)))
+    w.add_body(Body("post", "fixed", 0.05, (0.5, 0.0)))
+    w.add_body(Body("behind", 1.0, 0.05, (-0.3, 0.0)))
+    w.step(1 / 60)
+    # bounce at 0.002 s, hit at 0.005 s, then 1/60 - 0.005 s at 200 m/s; a contact
+    # is seen at the end of the part it falls in, where the two may have moved up
+    # to the smaller radius (5 cm) into each other, and pushed apart then
+    assert w.body("bullet").velocity == pytest.approx([0.0, 0.0], abs=1e-9)
+    assert w.body("behind").velocity == pytest.approx([-200.0, 0.0])
+    assert w.body("bullet").position[0] == pytest.approx(-0.2, abs=0.1)
+    assert w.body("behind").position[0] == pytest.approx(-0.3 - 200.0 * (1 / 60 - 0.005), abs=0.1)
+
 def test_coincident_centres_separate_along_x_without_nan():
     w = World(gravity=(0.0, 0.0))
     w.add_body(Body("A", 1.0, 0.2, (1.0, 1.0)))
