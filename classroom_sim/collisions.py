@@ -240,7 +240,7 @@ def pairs_again(centre, extent, skip, grid, small, biggest, chosen, moved):
     """The pairs of the ``chosen`` bodies, whose discs (``centre``, ``extent``) were
     just drawn anew, sorted by (i, j). The grid of the plan still holds every
     body whose disc has not ``moved`` since; the moved ones, and the bodies too
-    large for the grid, are checked one by one."""
+    large for the grid, are checked one by one in the grid columns within reach."""
     n = centre.shape[0]
     cx, cy, ncx, ncy, start, order, cell, xmin, ymin = grid
     out_i = np.empty(64, np.int64)
@@ -539,8 +539,8 @@ def resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors, lo
     coincident centres part along +x). A push can make a neighbour overlap
     while approaching (Newton's cradle): each later pass resolves those among
     the pairs of the bodies moved in the pass before, so a chain passes its
-    velocity on within the step. Overlaps between bodies that do not approach each other and were
-    made by a push wait for the next step.
+    velocity on within the step. Overlaps between bodies that do not approach
+    each other and were made by a push wait for the next step.
 
     Each collision is written to ``log_ij`` (i, j) and ``log_vectors`` (normal,
     v_i and v_j before) from row ``logged`` on, while there is room. Returns
