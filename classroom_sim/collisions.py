@@ -355,15 +355,18 @@ def merge_pairs(ai, aj, bi, bj):
 @_jit
 def fast_pairs(pos, vel, acc, radius, pi, pj, t_body, target, among, straight):
     """The pairs, with at least one body ``among`` the given ones, that must be
-    checked in parts: the time left until ``target`` cut so that the two move,
-    relative to each other, no more than the smaller of their radii in one
-    part; then neither can pass through the other between two checks.
+    checked before ``target``, and the time by which the first of them must be
+    (``target`` when none).
 
-    A pair needs that only if it may touch before ``target``: two bodies at the
-    same instant under the same acceleration, both ``straight`` (no wall within
-    reach), move in a straight line relative to each other and pass at their
-    closest approach; a pair that stays apart all the way is left whole.
-    Returns the pairs and the largest number of parts (1 when none)."""
+    A pair is checked in time if it has moved on, relative to each other, by no
+    more than the smaller of their radii since they touched: then neither can
+    pass through the other. The end of the step is a check, so a pair that
+    moves less than that in the time left, or touches late enough, is left
+    whole. Two bodies under the same acceleration, both ``straight`` (no wall
+    within reach), move in a straight line relative to each other from the
+    later of their times on: when they first touch is known, and a pair that
+    moves apart or passes by is left whole. Any other pair is checked in parts
+    of the time left, each short enough for the smaller radius."""
     # the pairs of bodies ``among`` the given ones, listed first without a branch
     # (mispredicting one costs more than the test)
     ks = np.empty(len(pi), np.int64)
@@ -385,11 +388,12 @@ def fast_pairs(pos, vel, acc, radius, pi, pj, t_body, target, among, straight):
         m += ((dvx * dvx + dvy * dvy) * span * span > rmin * rmin) | (acc[j, 0] != acc[i, 0]) | (acc[j, 1] != acc[i, 1])
     out_i = np.empty(16, np.int64)
     out_j = np.empty(16, np.int64)
-    most = 1
+    due = target
     count = m
     m = 0
     for k in ks[:count]:
         i, j = pi[k], pj[k]
+        later = max(t_body[i], t_body[j])
         span = target - min(t_body[i], t_body[j])
         dvx = vel[j, 0] - vel[i, 0]
         dvy = vel[j, 1] - vel[i, 1]
@@ -398,31 +402,54 @@ def fast_pairs(pos, vel, acc, radius, pi, pj, t_body, target, among, straight):
         rmin = min(radius[i], radius[j])
         if dax == 0.0 and day == 0.0:  # the usual case, both under the same gravity
             vv = dvx * dvx + dvy * dvy  # above (rmin / span)², as listed above
-            if t_body[i] == t_body[j] and straight[i] and straight[j]:
-                dx = pos[j, 0] - pos[i, 0]
-                dy = pos[j, 1] - pos[i, 1]
-                reach = radius[i] + radius[j]
-                s = min(max(-(dx * dvx + dy * dvy) / vv, 0.0), span)  # closest approach
-                cx = dx + dvx * s
-                cy = dy + dvy * s
-                if cx * cx + cy * cy >= reach * reach:
+            if straight[i] and straight[j]:
+                # They move in a straight line relative to each other from the later
+                # of their times on: they first touch ``s`` after it (if ever), and
+                # must be checked before they have gone on by the smaller radius; the
+                # end of the step does if it comes first.
+                ti = later - t_body[i]
+                tj = later - t_body[j]
+                dvx += acc[j, 0] * tj - acc[i, 0] * ti
+                dvy += acc[j, 1] * tj - acc[i, 1] * ti
+                vv = dvx * dvx + dvy * dvy
+                if vv == 0.0:
                     continue
-            travel = math.sqrt(vv) * span
+                dx = (pos[j, 0] + (vel[j, 0] + 0.5 * acc[j, 0] * tj) * tj) - (pos[i, 0] + (vel[i, 0] + 0.5 * acc[i, 0] * ti) * ti)
+                dy = (pos[j, 1] + (vel[j, 1] + 0.5 * acc[j, 1] * tj) * tj) - (pos[i, 1] + (vel[i, 1] + 0.5 * acc[i, 1] * ti) * ti)
+                # (exact for the kinematic integrator; the others stray from the
+                # parabola by less than |a| span², counted in as a wider reach)
+                reach = radius[i] + radius[j] + math.sqrt(acc[i, 0] * acc[i, 0] + acc[i, 1] * acc[i, 1]) * span * span
+                b = dx * dvx + dy * dvy
+                if b >= 0.0:
+                    continue  # moving apart: they only get farther
+                c = dx * dx + dy * dy - reach * reach
+                s = 0.0  # touching already
+                if c > 0.0:
+                    root = b * b - vv * c
+                    if root <= 0.0:
+                        continue  # they pass each other by
+                    s = c / (math.sqrt(root) - b)
+                by = s + rmin / math.sqrt(vv)
+                if by >= target - later:
+                    continue
+                due = min(due, later + max(by, 1e-9 * span))
+            else:
+                travel = math.sqrt(vv) * span
+                due = min(due, later + (target - later) / math.ceil(min((target - later) / span * travel / rmin, 1e9)))
         else:
             travel = math.sqrt(dvx * dvx + dvy * dvy) * span + 0.5 * math.sqrt(dax * dax + day * day) * span * span
             if travel <= rmin:
                 continue
+            # the time left after the later of the two cut in parts (the earlier one,
+            # not split before, catches up with it in one move)
+            due = min(due, later + (target - later) / math.ceil(min((target - later) / span * travel / rmin, 1e9)))
         if m == len(out_i):
             out_i = _grow(out_i, m + 1)
             out_j = _grow(out_j, m + 1)
         out_i[m] = i
         out_j[m] = j
         m += 1
-        # the parts that the time left after the later of the two must be cut into
-        # (the earlier one, not split before, catches up with it in one move)
-        ahead = (target - max(t_body[i], t_body[j])) / span
-        most = max(most, int(math.ceil(min(ahead * travel / rmin, 1e9))))
-    return out_i[:m], out_j[:m], most
+    return out_i[:m], out_j[:m], due
 
 
 # ---------------------------------------------------------------------------

@@ -2,12 +2,13 @@
 
 Each body gets a disc that holds all of its motion until the end of the step
 (its radius grown by how far it may travel); the pairs whose discs overlap are
-the only ones that may touch. A pair that would move, relative to each other,
-more than the smaller of its radii is checked in parts; only its bodies are
-split, and every other body moves by one integrator step. Whenever a split
-body leaves its disc (a collision sped it up, or a push moved it), its pairs
-are planned again. Compiled without the GIL, so that other threads run while
-the physics thread steps.
+the only ones that may touch. A pair that may touch and then move on, relative
+to each other, by more than the smaller of its radii before the step ends is
+checked before it has (see `collisions.fast_pairs`); only its bodies are split,
+and every other body moves by one integrator step. Whenever a split body
+leaves its disc (a collision sped it up, or a push moved it), its pairs are
+planned again. Compiled without the GIL, so that other threads run while the
+physics thread steps.
 """
 
 from __future__ import annotations
@@ -72,13 +73,12 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
     logged = 0
     split = np.ones(n, np.bool_)
     left = np.empty(n)
-    fi, fj, most = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
+    fi, fj, t_next = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
     xi = np.empty(0, np.int64)  # pairs found since the plan: kept apart (few) until the end, sorted
     xj = np.empty(0, np.int64)
     parts = 0
-    while most > 1 and parts < MAX_PARTS:
+    while t_next < target and parts < MAX_PARTS:
         parts += 1
-        t_next = t_now + (target - t_now) / most
         split[:] = False
         split[fi] = True
         split[fj] = True
@@ -105,12 +105,12 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
             _away_from_walls(centre, extent, idx, bounds, straight)
             ni, nj = collisions.pairs_again(centre, extent, fixed, grid, small, biggest, chosen, moved)
             xi, xj = collisions.merge_pairs(xi, xj, ni, nj)
-        # Split again every pair of a split body that still moves too fast.
-        fi, fj, most = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
+        # Check again every pair of a split body: which must be seen before the end, and by when.
+        fi, fj, t_next = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
         if len(xi):
-            gi, gj, more = collisions.fast_pairs(pos, vel, acc, radius, xi, xj, t_body, target, split, straight)
+            gi, gj, sooner = collisions.fast_pairs(pos, vel, acc, radius, xi, xj, t_body, target, split, straight)
             fi, fj = collisions.merge_pairs(fi, fj, gi, gj)
-            most = max(most, more)
+            t_next = min(t_next, sooner)
     if len(xi):
         ci, cj = collisions.merge_pairs(ci, cj, xi, xj)
     collisions.move(pos, vel, acc, every, t_body, target, method, radius, movable, bounds, e_wall)
