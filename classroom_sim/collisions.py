@@ -374,8 +374,9 @@ def fast_pairs(pos, vel, acc, radius, pi, pj, t_body, target, among, straight):
     for k in range(len(pi)):
         ks[m] = k
         m += among[pi[k]] | among[pj[k]]
-    # then those that may move, relative to each other, more than the smaller
-    # radius (the test below, without its square root, for the usual case)
+    # then, of the usual case, those that may move, relative to each other, more
+    # than the smaller radius, and that do not move apart at one instant (the
+    # first tests below, the first without its square root)
     count = m
     m = 0
     for k in ks[:count]:
@@ -384,8 +385,10 @@ def fast_pairs(pos, vel, acc, radius, pi, pj, t_body, target, among, straight):
         dvx = vel[j, 0] - vel[i, 0]
         dvy = vel[j, 1] - vel[i, 1]
         rmin = min(radius[i], radius[j])
+        apart = ((pos[j, 0] - pos[i, 0]) * dvx + (pos[j, 1] - pos[i, 1]) * dvy >= 0.0) & (t_body[i] == t_body[j])
         ks[m] = k
-        m += ((dvx * dvx + dvy * dvy) * span * span > rmin * rmin) | (acc[j, 0] != acc[i, 0]) | (acc[j, 1] != acc[i, 1])
+        m += (((dvx * dvx + dvy * dvy) * span * span > rmin * rmin) & ~(apart & straight[i] & straight[j])
+              | (acc[j, 0] != acc[i, 0]) | (acc[j, 1] != acc[i, 1]))
     out_i = np.empty(16, np.int64)
     out_j = np.empty(16, np.int64)
     due = target
