@@ -202,7 +202,7 @@ def _sort_pairs(pi, pj, n):
 def plan(pos, extent, skip):
     """Every pair (i < j) with |x_i - x_j| < extent_i + extent_j, except pairs of two
     ``skip`` bodies, sorted by (i, j); and what `pairs_again` needs to find
-    more of them later: the grid, which bodies are in it, its largest extent.
+    more of them later: the grid, the bodies it does not hold, its largest extent.
 
     ``extent`` is a body's radius grown by how far it may travel, so these are
     the pairs that may touch. Bodies share a grid whose cells fit nine in ten
@@ -212,7 +212,7 @@ def plan(pos, extent, skip):
     n = pos.shape[0]
     if n < 2:
         empty = np.empty(0, np.int64)
-        return empty, empty, _cells(pos, np.zeros(n, np.bool_), 1.0), np.zeros(n, np.bool_), 0.0
+        return empty, empty, _cells(pos, np.zeros(n, np.bool_), 1.0), np.ones(n, np.bool_), 0.0
     sample = np.sort(extent[:: max(1, n // 256)])
     cell = 3.0 * sample[(9 * len(sample)) // 10]
     small = extent <= 0.5 * cell
@@ -222,10 +222,11 @@ def plan(pos, extent, skip):
     for i in range(n):
         if small[i]:
             biggest = max(biggest, extent[i])
-    if not small.all():
-        li, lj = pairs_again(pos, extent, skip, grid, small, biggest, ~small, np.zeros(n, np.bool_))
+    loose = ~small
+    if loose.any():
+        li, lj = pairs_again(pos, extent, skip, grid, biggest, loose, loose)
         gi, gj = merge_pairs(gi, gj, li, lj)
-    return gi, gj, grid, small, biggest
+    return gi, gj, grid, loose, biggest
 
 
 @_jit
@@ -236,19 +237,34 @@ def _column(x, xmin, cell, ncx):
 
 
 @_jit
-def pairs_again(centre, extent, skip, grid, small, biggest, chosen, moved):
+def _where(mask):
+    """np.flatnonzero(mask), without a branch to mispredict: the places of the true values."""
+    count = 0
+    for i in range(len(mask)):
+        count += mask[i]
+    out = np.empty(count + 1, np.int64)  # (the last place written may be one past them)
+    count = 0
+    for i in range(len(mask)):
+        out[count] = i
+        count += mask[i]
+    return out[:count]
+
+
+@_jit
+def pairs_again(centre, extent, skip, grid, biggest, chosen, loose):
     """The pairs of the ``chosen`` bodies, whose discs (``centre``, ``extent``) were
-    just drawn anew, sorted by (i, j). The grid of the plan still holds every
-    body whose disc has not ``moved`` since; the moved ones, and the bodies too
-    large for the grid, are checked one by one in the grid columns within reach."""
+    just drawn anew, sorted by (i, j). The grid of the plan holds every body
+    but the ``loose`` ones, none larger than ``biggest``; the loose ones (too
+    large for it, or drawn anew since) are checked one by one in the grid
+    columns within reach."""
     n = centre.shape[0]
     cx, cy, ncx, ncy, start, order, cell, xmin, ymin = grid
     out_i = np.empty(64, np.int64)
     out_j = np.empty(64, np.int64)
     near = np.empty(n, np.int64)
-    # The moved and the large bodies, binned by column of the same grid: each
-    # chosen body looks only at the columns within its reach of them.
-    others = np.flatnonzero(moved | ~small)
+    # The loose bodies, binned by column of the same grid: each chosen body looks
+    # only at the columns within its reach of them.
+    others = _where(loose)
     reach = 0.0
     for j in others:
         reach = max(reach, extent[j])
@@ -266,7 +282,7 @@ def pairs_again(centre, extent, skip, grid, small, biggest, chosen, moved):
         oorder[fill[column[q]]] = others[q]
         fill[column[q]] += 1
     m = 0
-    for b in np.flatnonzero(chosen):
+    for b in _where(chosen):
         xb, yb, eb, sb = centre[b, 0], centre[b, 1], extent[b], skip[b]
         k = 0
         # the cells that the bodies within reach may be binned in: a body is binned by
@@ -281,7 +297,7 @@ def pairs_again(centre, extent, skip, grid, small, biggest, chosen, moved):
                 break
             for t in range(start[gx * ncy + gy0], start[gx * ncy + gy1 + 1]):
                 j = order[t]
-                if moved[j] or (sb and skip[j]):
+                if loose[j] or (sb and skip[j]):
                     continue
                 dx = centre[j, 0] - xb
                 dy = centre[j, 1] - yb

@@ -64,8 +64,7 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
     centre = pos.copy()
     extent = np.empty(n)
     _discs(vel, amag, radius, every, np.full(n, t0), target, extent)
-    ci, cj, grid, small, biggest = collisions.plan(centre, extent, fixed)
-    moved = np.zeros(n, np.bool_)  # bodies whose disc was drawn anew since the plan
+    ci, cj, grid, loose, biggest = collisions.plan(centre, extent, fixed)  # (loose: not in the grid as it is now)
     straight = np.ones(n, np.bool_)  # bodies whose disc meets no wall: they fly straight
     _away_from_walls(centre, extent, every, bounds, straight)
     t_now = t0
@@ -97,13 +96,13 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
             dy = pos[i, 1] - centre[i, 1]
             if math.sqrt(dx * dx + dy * dy) + left[i] > extent[i]:
                 chosen[i] = True
-                moved[i] = True
+                loose[i] = True
                 gone = True
                 centre[i, 0], centre[i, 1] = pos[i, 0], pos[i, 1]
                 extent[i] = left[i]
         if gone:
             _away_from_walls(centre, extent, idx, bounds, straight)
-            ni, nj = collisions.pairs_again(centre, extent, fixed, grid, small, biggest, chosen, moved)
+            ni, nj = collisions.pairs_again(centre, extent, fixed, grid, biggest, chosen, loose)
             xi, xj = collisions.merge_pairs(xi, xj, ni, nj)
         # Check again every pair of a split body: which must be seen before the end, and by when.
         fi, fj, t_next = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)

@@ -47,7 +47,7 @@ def test_pairs_again_finds_every_pair_of_discs_drawn_anew(scene, data):
     the pairs of the chosen ones must be exactly what brute force finds."""
     pos, extent, skip, chosen = scene
     n = len(pos)
-    _, _, grid, small, biggest = collisions.plan(pos, extent, skip)
+    _, _, grid, loose, biggest = collisions.plan(pos, extent, skip)
     moved = chosen.copy()
     if n:
         moved |= data.draw(arrays(bool, n))  # drawn anew earlier in the step
@@ -55,7 +55,7 @@ def test_pairs_again_finds_every_pair_of_discs_drawn_anew(scene, data):
     for k in np.flatnonzero(moved):
         centre[k] += data.draw(arrays(float, 2, elements=st.floats(-3, 3)))
         ext[k] = data.draw(st.floats(0.01, 2.0))
-    i, j = collisions.pairs_again(centre, ext, skip, grid, small, biggest, chosen, moved)
+    i, j = collisions.pairs_again(centre, ext, skip, grid, biggest, chosen, loose | moved)
     assert list(zip(i.tolist(), j.tolist())) == brute(centre, ext, skip, chosen)
 
 
