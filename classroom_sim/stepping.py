@@ -27,11 +27,12 @@ step with a coarser check rather than hang the physics thread)."""
 
 
 @_jit
-def _discs(vel, amag, radius, idx, t_body, target, extent):
+def _discs(vel, acc, radius, idx, t_body, target, extent):
     for i in idx:
         span = target - t_body[i]
         speed = math.sqrt(vel[i, 0] * vel[i, 0] + vel[i, 1] * vel[i, 1])
-        extent[i] = radius[i] + speed * span + 0.5 * amag[i] * span * span
+        pull = abs(acc[i, 0]) + abs(acc[i, 1])  # at least |a|, without a square root
+        extent[i] = radius[i] + speed * span + 0.5 * pull * span * span
 
 
 @_jit
@@ -40,8 +41,8 @@ def _away_from_walls(centre, extent, idx, bounds, straight):
     if len(bounds) != 4:
         return
     for i in idx:
-        straight[i] = (bounds[0] <= centre[i, 0] - extent[i] and centre[i, 0] + extent[i] <= bounds[2]
-                       and bounds[1] <= centre[i, 1] - extent[i] and centre[i, 1] + extent[i] <= bounds[3])
+        straight[i] = ((bounds[0] <= centre[i, 0] - extent[i]) & (centre[i, 0] + extent[i] <= bounds[2])
+                       & (bounds[1] <= centre[i, 1] - extent[i]) & (centre[i, 1] + extent[i] <= bounds[3]))
 
 
 @_jit
@@ -60,10 +61,9 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
     every = np.arange(n)
     movable = inv_mass > 0.0
     fixed = ~movable
-    amag = np.sqrt(acc[:, 0] * acc[:, 0] + acc[:, 1] * acc[:, 1])
     centre = pos.copy()
     extent = np.empty(n)
-    _discs(vel, amag, radius, every, np.full(n, t0), target, extent)
+    _discs(vel, acc, radius, every, np.full(n, t0), target, extent)
     ci, cj, grid, loose, biggest = collisions.plan(centre, extent, fixed)  # (loose: not in the grid as it is now)
     straight = np.ones(n, np.bool_)  # bodies whose disc meets no wall: they fly straight
     _away_from_walls(centre, extent, every, bounds, straight)
@@ -88,7 +88,7 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
                           idx)
         t_now = t_next
         # Keep every disc holding its body's motion: plan again the pairs of those that left theirs.
-        _discs(vel, amag, radius, idx, t_body, target, left)
+        _discs(vel, acc, radius, idx, t_body, target, left)
         chosen = np.zeros(n, np.bool_)
         gone = False
         for i in idx:
