@@ -237,7 +237,7 @@ def _column(x, xmin, cell, ncx):
 
 
 @_jit
-def _where(mask):
+def where(mask):
     """np.flatnonzero(mask), without a branch to mispredict: the places of the true values."""
     count = 0
     for i in range(len(mask)):
@@ -264,7 +264,7 @@ def pairs_again(centre, extent, skip, grid, biggest, chosen, loose):
     near = np.empty(n, np.int64)
     # The loose bodies, binned by column of the same grid: each chosen body looks
     # only at the columns within its reach of them.
-    others = _where(loose)
+    others = where(loose)
     reach = 0.0
     for j in others:
         reach = max(reach, extent[j])
@@ -282,7 +282,7 @@ def pairs_again(centre, extent, skip, grid, biggest, chosen, loose):
         oorder[fill[column[q]]] = others[q]
         fill[column[q]] += 1
     m = 0
-    for b in _where(chosen):
+    for b in where(chosen):
         xb, yb, eb, sb = centre[b, 0], centre[b, 1], extent[b], skip[b]
         k = 0
         # the cells that the bodies within reach may be binned in: a body is binned by

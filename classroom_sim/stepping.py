@@ -81,7 +81,7 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
         split[:] = False
         split[fi] = True
         split[fj] = True
-        idx = np.flatnonzero(split)
+        idx = collisions.where(split)
         collisions.move(pos, vel, acc, idx, t_body, t_now, method, radius, movable, bounds, e_wall)
         collisions.move(pos, vel, acc, idx, t_body, t_next, method, radius, movable, bounds, e_wall)
         logged = _resolve(pos, vel, inv_mass, radius, movable, fi, fj, e, bounds, e_wall, log_ij, log_vectors, logged,
