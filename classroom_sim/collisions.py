@@ -523,12 +523,22 @@ def _bounce_axis(x0, v0, a, tau, x1, v1, lo, hi, e):
 
 
 @_jit
+def _box(bounds):
+    """The walls (left, bottom, right, top), or none: read into locals once, since
+    every store into the bodies' arrays could change them as far as the compiler knows."""
+    if len(bounds) == 4:
+        return bounds[0], bounds[1], bounds[2], bounds[3]
+    return -np.inf, -np.inf, np.inf, np.inf
+
+
+@_jit
 def move(pos, vel, acc, idx, t_body, target, method, radius, movable, bounds, e_wall):
     """Advance the bodies ``idx`` from their own times ``t_body`` to ``target`` by one
     integrator step each, in place. A body whose step ends beyond a wall bounces
     off it exactly: each axis is its own one-dimensional problem, solved along
     x0 + v0 s + a s²/2. ``bounds`` is empty for a world without walls."""
     walls = len(bounds) == 4
+    left, bottom, right, top = _box(bounds)
     for i in idx:
         tau = target - t_body[i]
         if tau <= 0.0:
@@ -540,10 +550,10 @@ def move(pos, vel, acc, idx, t_body, target, method, radius, movable, bounds, e_
         if walls and movable[i]:
             # (tested here first: a call for each axis of each body costs more than the rest of the step)
             r = radius[i]
-            if not bounds[0] + r <= x1 <= bounds[2] - r:
-                x1, vx1 = _bounce_axis(x0, vx0, acc[i, 0], tau, x1, vx1, bounds[0] + r, bounds[2] - r, e_wall)
-            if not bounds[1] + r <= y1 <= bounds[3] - r:
-                y1, vy1 = _bounce_axis(y0, vy0, acc[i, 1], tau, y1, vy1, bounds[1] + r, bounds[3] - r, e_wall)
+            if not left + r <= x1 <= right - r:
+                x1, vx1 = _bounce_axis(x0, vx0, acc[i, 0], tau, x1, vx1, left + r, right - r, e_wall)
+            if not bottom + r <= y1 <= top - r:
+                y1, vy1 = _bounce_axis(y0, vy0, acc[i, 1], tau, y1, vy1, bottom + r, top - r, e_wall)
         pos[i, 0], pos[i, 1] = x1, y1
         vel[i, 0], vel[i, 1] = vx1, vy1
         t_body[i] = target
@@ -553,12 +563,14 @@ def move(pos, vel, acc, idx, t_body, target, method, radius, movable, bounds, e_
 def contain(pos, vel, radius, movable, bounds, e_wall, idx):
     """Put the movable bodies among ``idx`` back inside the box, reflecting an outward
     normal velocity with ``e_wall``."""
+    left, bottom, right, top = _box(bounds)
     for i in idx:
-        if not movable[i]:
+        r = radius[i]
+        if not movable[i] or (left + r <= pos[i, 0] <= right - r and bottom + r <= pos[i, 1] <= top - r):
             continue
         for k in range(2):
-            lo = bounds[k] + radius[i]
-            hi = bounds[k + 2] - radius[i]
+            lo = bounds[k] + r
+            hi = bounds[k + 2] - r
             if pos[i, k] < lo:
                 pos[i, k] = lo
                 if vel[i, k] < 0.0:

@@ -40,9 +40,10 @@ def _away_from_walls(centre, extent, idx, bounds, straight):
     """Mark which of the bodies ``idx`` have a disc that stays clear of every wall."""
     if len(bounds) != 4:
         return
+    x0, y0, x1, y1 = bounds[0], bounds[1], bounds[2], bounds[3]  # (read once: each store could change them)
     for i in idx:
-        straight[i] = ((bounds[0] <= centre[i, 0] - extent[i]) & (centre[i, 0] + extent[i] <= bounds[2])
-                       & (bounds[1] <= centre[i, 1] - extent[i]) & (centre[i, 1] + extent[i] <= bounds[3]))
+        straight[i] = ((x0 <= centre[i, 0] - extent[i]) & (centre[i, 0] + extent[i] <= x1)
+                       & (y0 <= centre[i, 1] - extent[i]) & (centre[i, 1] + extent[i] <= y1))
 
 
 @_jit
