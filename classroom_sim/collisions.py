@@ -66,16 +66,17 @@ def _cells(pos, small, cell):
     # Keep the number of cells in proportion to the bodies, however far apart they are.
     while ((xmax - xmin) / cell + 1.0) * ((ymax - ymin) / cell + 1.0) > 4.0 * n + 1024.0:
         cell *= 2.0
-    ncx = int((xmax - xmin) / cell) + 1
-    ncy = int((ymax - ymin) / cell) + 1
+    per = 1.0 / cell  # (every place that finds a cell multiplies by this, alike)
+    ncx = int((xmax - xmin) * per) + 1
+    ncy = int((ymax - ymin) * per) + 1
     cx = np.zeros(n, np.int64)
     cy = np.zeros(n, np.int64)
     start = np.zeros(ncx * ncy + 1, np.int64)
     count = 0
     for i in range(n):
         if small[i]:
-            cx[i] = min(int((pos[i, 0] - xmin) / cell), ncx - 1)
-            cy[i] = min(int((pos[i, 1] - ymin) / cell), ncy - 1)
+            cx[i] = min(int((pos[i, 0] - xmin) * per), ncx - 1)
+            cy[i] = min(int((pos[i, 1] - ymin) * per), ncy - 1)
             start[cx[i] * ncy + cy[i] + 1] += 1
             count += 1
     for c in range(ncx * ncy):
@@ -116,13 +117,14 @@ def _every_grid_pair(pos, extent, skip, grid):
     b0 = np.zeros(cells, np.int64)
     b1 = np.zeros(cells, np.int64)
     room = 0
-    for c in range(cells):
-        gx, gy = c // ncy, c % ncy
-        up[c] = start[c + 2] if gy + 1 < ncy else start[c + 1]
-        if gx + 1 < ncx:
-            b0[c] = start[c + ncy - 1] if gy > 0 else start[c + ncy]
-            b1[c] = start[min(c + ncy + 2, (gx + 2) * ncy)]
-        room += (start[c + 1] - start[c]) * (up[c] - start[c] + b1[c] - b0[c])
+    for gx in range(ncx):
+        for gy in range(ncy):
+            c = gx * ncy + gy
+            up[c] = start[c + 2] if gy + 1 < ncy else start[c + 1]
+            if gx + 1 < ncx:
+                b0[c] = start[c + ncy - 1] if gy > 0 else start[c + ncy]
+                b1[c] = start[min(c + ncy + 2, (gx + 2) * ncy)]
+            room += (start[c + 1] - start[c]) * (up[c] - start[c] + b1[c] - b0[c])
     found = np.empty(room + 1, np.int64)
     m = 0
     for c in range(cells):
@@ -232,7 +234,7 @@ def plan(pos, extent, skip):
 @_jit
 def _column(x, xmin, cell, ncx):
     """The grid column of x, clamped to the grid (a NaN goes to the first)."""
-    c = (x - xmin) / cell
+    c = (x - xmin) * (1.0 / cell)
     return int(min(c, ncx - 1.0)) if c > 0.0 else 0
 
 
@@ -259,6 +261,7 @@ def pairs_again(centre, extent, skip, grid, biggest, chosen, loose):
     columns within reach."""
     n = centre.shape[0]
     cx, cy, ncx, ncy, start, order, cell, xmin, ymin = grid
+    per = 1.0 / cell
     out_i = np.empty(64, np.int64)
     out_j = np.empty(64, np.int64)
     near = np.empty(n, np.int64)
@@ -288,10 +291,10 @@ def pairs_again(centre, extent, skip, grid, biggest, chosen, loose):
         # the cells that the bodies within reach may be binned in: a body is binned by
         # its centre, at most ``biggest`` from the edge of its disc
         g = eb + biggest
-        gx0 = max(int(math.floor((xb - g - xmin) / cell)), 0)
-        gx1 = min(int(math.floor((xb + g - xmin) / cell)), ncx - 1)
-        gy0 = max(int(math.floor((yb - g - ymin) / cell)), 0)
-        gy1 = min(int(math.floor((yb + g - ymin) / cell)), ncy - 1)
+        gx0 = max(int(math.floor((xb - g - xmin) * per)), 0)
+        gx1 = min(int(math.floor((xb + g - xmin) * per)), ncx - 1)
+        gy0 = max(int(math.floor((yb - g - ymin) * per)), 0)
+        gy1 = min(int(math.floor((yb + g - ymin) * per)), ncy - 1)
         for gx in range(gx0, gx1 + 1):
             if gy0 > gy1:
                 break
