@@ -84,3 +84,8 @@ def test_merge_pairs_matches_the_union_of_sets(a, b):
 
     i, j = collisions.merge_pairs(*arrays_of(a), *arrays_of(b))
     assert list(zip(i.tolist(), j.tolist())) == sorted(a | b)
+
+
+@given(arrays(bool, st.integers(0, 200)))
+def test_where_lists_the_true_places_like_flatnonzero(mask):
+    assert collisions.where(mask).tolist() == np.flatnonzero(mask).tolist()
