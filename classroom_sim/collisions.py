@@ -7,11 +7,12 @@ one). They work on the World's arrays: positions (m), velocities (m/s),
 accelerations (m/s²), radii (m) and inverse masses (1/kg, zero for a fixed body).
 
 - `plan`, `pairs_again`: a uniform grid finds the pairs that may touch; no
-  loop over all pairs.
-- `fast_pairs`: the pairs whose step must be cut finer, so that no pair can
-  pass through each other between two checks.
+  loop over all pairs. They list pairs in grid order (neighbours next to each
+  other), which is the order in which they are resolved.
+- `fast_pairs`: the pairs that must be checked before the step ends, so that
+  no pair can pass through each other between two checks.
 - `move`: the integrator, with exact bounces off the walls.
-- `resolve_pairs`: the pairs in order, one by one, as SCENE_FORMAT.md says.
+- `resolve_pairs`: the pairs in their order, one by one, as SCENE_FORMAT.md says.
 - `contain`: nothing ends a step outside the box.
 """
 
@@ -54,7 +55,8 @@ def _grow(a, size):
 def _cells(pos, small, cell):
     """Bin the ``small`` bodies into square cells of side at least ``cell``: each
     body's cell column and row, the grid's size, where each cell starts in the
-    bodies' cell order, that order, the side used and the grid's corner."""
+    bodies' cell order, that order (then the other bodies, by number), each
+    body's place in it (its rank), the side used and the grid's corner."""
     n = pos.shape[0]
     xmin, ymin, xmax, ymax = np.inf, np.inf, -np.inf, -np.inf
     for i in range(n):
@@ -82,18 +84,24 @@ def _cells(pos, small, cell):
     for c in range(ncx * ncy):
         start[c + 1] += start[c]
     fill = start[:-1].copy()
-    order = np.empty(count, np.int64)
+    order = np.empty(n, np.int64)
+    rank = np.empty(n, np.int64)
     for i in range(n):
         if small[i]:
             c = cx[i] * ncy + cy[i]
             order[fill[c]] = i
+            rank[i] = fill[c]
             fill[c] += 1
-    return cx, cy, ncx, ncy, start, order, cell, xmin, ymin
+        else:
+            order[count] = i
+            rank[i] = count
+            count += 1
+    return cx, cy, ncx, ncy, start, order, rank, cell, xmin, ymin
 
 
 @_jit
 def _every_grid_pair(pos, extent, skip, grid):
-    """Every pair of two small bodies, from the grid, in (i, j) order.
+    """Every pair of two small bodies, from the grid, in grid order (see `plan`).
 
     Each pair is visited once: a body looks at the rest of its own cell and the
     cell above it (side by side in cell order), and at the three cells of the
@@ -101,12 +109,12 @@ def _every_grid_pair(pos, extent, skip, grid):
     and kept only if it is a pair (no branch to mispredict), as one number
     (both places in cell order), decoded afterwards.
     """
-    n = pos.shape[0]
-    cx, cy, ncx, ncy, start, order, cell, _, _ = grid
-    xs = np.empty(len(order))
-    ys = np.empty(len(order))
-    es = np.empty(len(order))
-    for s in range(len(order)):
+    cx, cy, ncx, ncy, start, order, _, cell, _, _ = grid
+    held = start[-1]  # the bodies in the grid, first in its order
+    xs = np.empty(held)
+    ys = np.empty(held)
+    es = np.empty(held)
+    for s in range(held):
         i = order[s]
         xs[s], ys[s], es[s] = pos[i, 0], pos[i, 1], extent[i]
     # each cell's neighbours in cell order: up to ``up`` (its own rest and the cell
@@ -146,75 +154,90 @@ def _every_grid_pair(pos, extent, skip, grid):
     out_i = np.empty(m, np.int64)
     out_j = np.empty(m, np.int64)
     k = 0
-    for p in range(m):
+    for p in range(m):  # (found in order: by the first place, then the second)
         i, j = order[found[p] >> 32], order[found[p] & 0xFFFFFFFF]
-        if skip[i] and skip[j]:
-            continue
-        out_i[k] = min(i, j)
-        out_j[k] = max(i, j)
-        k += 1
-    return _sort_pairs(out_i[:k], out_j[:k], n)
+        out_i[k] = i
+        out_j[k] = j
+        k += not (skip[i] and skip[j])
+    return out_i[:k], out_j[:k]
 
 
 @_jit
 def _emit(out_i, out_j, m, b, near, k):
-    """Append the pairs of body ``b`` with ``near[:k]`` as (lower, higher) index,
-    growing the arrays as needed. Returns them and the new count."""
+    """Append the pairs of body ``b`` with ``near[:k]``, growing the arrays as
+    needed. Returns them and the new count."""
     if m + k > len(out_i):
         out_i = _grow(out_i, m + k)
         out_j = _grow(out_j, m + k)
     for p in range(k):
-        out_i[m + p] = min(b, near[p])
-        out_j[m + p] = max(b, near[p])
+        out_i[m + p] = b
+        out_j[m + p] = near[p]
     return out_i, out_j, m + k
 
 
 @_jit
-def _sort_pairs(pi, pj, n):
-    """Pairs in (i, j) order: a counting sort on i, then each i's few partners in
-    order; or, for a few pairs among many bodies, a sort of one number a pair."""
+def _in_order(pi, pj, order, rank):
+    """The pairs (pi, pj), each turned to have its first body first in grid order,
+    in grid order (see `plan`): for a few pairs among many bodies, a sort of one
+    number a pair; else a counting sort on the first body's rank, then each
+    one's few partners in order."""
+    n = len(rank)
+    lo = np.empty(len(pi), np.int64)
+    hi = np.empty(len(pi), np.int64)
+    for p in range(len(pi)):
+        a, b = rank[pi[p]], rank[pj[p]]
+        lo[p], hi[p] = min(a, b), max(a, b)
     if 16 * len(pi) < n:
-        keys = np.sort(pi * n + pj)
-        return keys // n, keys % n
+        keys = np.sort(lo * n + hi)
+        return order[keys // n], order[keys % n]
     first = np.zeros(n + 1, np.int64)
-    for i in pi:
-        first[i + 1] += 1
-    for i in range(n):
-        first[i + 1] += first[i]
+    for a in lo:
+        first[a + 1] += 1
+    for a in range(n):
+        first[a + 1] += first[a]
     fill = first[:-1].copy()
     out_i = np.empty(len(pi), np.int64)
     out_j = np.empty(len(pi), np.int64)
     for p in range(len(pi)):
-        q = fill[pi[p]]
-        out_i[q] = pi[p]
-        out_j[q] = pj[p]
-        fill[pi[p]] += 1
-    for i in range(n):
-        for q in range(first[i] + 1, first[i + 1]):
-            j = out_j[q]
+        q = fill[lo[p]]
+        out_i[q] = lo[p]
+        out_j[q] = hi[p]
+        fill[lo[p]] += 1
+    for a in range(n):
+        for q in range(first[a] + 1, first[a + 1]):
+            b = out_j[q]
             r = q
-            while r > first[i] and out_j[r - 1] > j:
+            while r > first[a] and out_j[r - 1] > b:
                 out_j[r] = out_j[r - 1]
                 r -= 1
-            out_j[r] = j
-    return out_i, out_j
+            out_j[r] = b
+    return order[out_i], order[out_j]
 
 
 @_jit
 def plan(pos, extent, skip):
-    """Every pair (i < j) with |x_i - x_j| < extent_i + extent_j, except pairs of two
-    ``skip`` bodies, sorted by (i, j); and what `pairs_again` needs to find
-    more of them later: the grid, the bodies it does not hold, its largest extent.
+    """Every pair with |x_i - x_j| < extent_i + extent_j, except pairs of two
+    ``skip`` bodies, in grid order; each body's place in that order (its
+    rank, for `merge_pairs`); and what `pairs_again` needs to find more pairs
+    later: the grid, the bodies it does not hold, its largest extent.
 
     ``extent`` is a body's radius grown by how far it may travel, so these are
     the pairs that may touch. Bodies share a grid whose cells fit nine in ten
     of them with room to spare; the few larger ones look at the cells within
     their reach and at each other, as `pairs_again` does.
+
+    Grid order: the bodies cell by cell (column by column, each from its bottom
+    row up; in a cell by number), then those too large for the grid, by
+    number. A pair (i, j) has i first in that order, and the pairs are sorted
+    by the place of i, then of j. Neighbours are listed one after another, so
+    a pass over the pairs finds its bodies close at hand in memory; and the
+    grid's scan finds them in that order, so they need no sorting.
     """
     n = pos.shape[0]
     if n < 2:
         empty = np.empty(0, np.int64)
-        return empty, empty, _cells(pos, np.zeros(n, np.bool_), 1.0), np.ones(n, np.bool_), 0.0
+        grid = _cells(pos, np.zeros(n, np.bool_), 1.0)
+        return empty, empty, grid[6], grid, np.ones(n, np.bool_), 0.0
     sample = np.sort(extent[:: max(1, n // 256)])
     cell = 3.0 * sample[(9 * len(sample)) // 10]
     small = extent <= 0.5 * cell
@@ -225,10 +248,11 @@ def plan(pos, extent, skip):
         if small[i]:
             biggest = max(biggest, extent[i])
     loose = ~small
+    rank = grid[6]
     if loose.any():
         li, lj = pairs_again(pos, extent, skip, grid, biggest, loose, loose)
-        gi, gj = merge_pairs(gi, gj, li, lj)
-    return gi, gj, grid, loose, biggest
+        gi, gj = merge_pairs(gi, gj, li, lj, rank)
+    return gi, gj, rank, grid, loose, biggest
 
 
 @_jit
@@ -255,12 +279,12 @@ def where(mask):
 @_jit
 def pairs_again(centre, extent, skip, grid, biggest, chosen, loose):
     """The pairs of the ``chosen`` bodies, whose discs (``centre``, ``extent``) were
-    just drawn anew, sorted by (i, j). The grid of the plan holds every body
+    just drawn anew, in grid order (see `plan`). The grid of the plan holds every body
     but the ``loose`` ones, none larger than ``biggest``; the loose ones (too
     large for it, or drawn anew since) are checked one by one in the grid
     columns within reach."""
     n = centre.shape[0]
-    cx, cy, ncx, ncy, start, order, cell, xmin, ymin = grid
+    cx, cy, ncx, ncy, start, order, rank, cell, xmin, ymin = grid
     per = 1.0 / cell
     out_i = np.empty(64, np.int64)
     out_j = np.empty(64, np.int64)
@@ -319,20 +343,21 @@ def pairs_again(centre, extent, skip, grid, biggest, chosen, loose):
                 near[k] = j
                 k += 1
         out_i, out_j, m = _emit(out_i, out_j, m, b, near, k)
-    return _sort_pairs(out_i[:m], out_j[:m], n)
+    return _in_order(out_i[:m], out_j[:m], order, rank)
 
 
 @_jit
 def candidate_pairs(pos, extent, skip):
     """The pairs of `plan`, alone."""
-    pi, pj, _, _, _ = plan(pos, extent, skip)
+    pi, pj, _, _, _, _ = plan(pos, extent, skip)
     return pi, pj
 
 
 @_jit
-def merge_pairs(ai, aj, bi, bj):
-    """The union of two lists of pairs, each sorted by (i, j) and without repeats,
-    sorted and without repeats.
+def merge_pairs(ai, aj, bi, bj, rank):
+    """The union of two lists of pairs, each in the order of ``rank`` (sorted by
+    the rank of i, then of j, as `plan` lists them) and without repeats, in that
+    order and without repeats.
 
     Each pair of the shorter list finds its place in the longer one by bisection,
     and the longer list is copied in runs between those places: merging a few
@@ -345,10 +370,11 @@ def merge_pairs(ai, aj, bi, bj):
     p = m = 0
     for q in range(len(bi)):
         i, j = bi[q], bj[q]
+        ri, rj = rank[i], rank[j]
         lo, hi = p, len(ai)
         while lo < hi:
             mid = (lo + hi) // 2
-            if ai[mid] < i or (ai[mid] == i and aj[mid] < j):
+            if rank[ai[mid]] < ri or (ai[mid] == i and rank[aj[mid]] < rj):
                 lo = mid + 1
             else:
                 hi = mid
@@ -591,7 +617,7 @@ def contain(pos, vel, radius, movable, bounds, e_wall, idx):
 @_jit
 def resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors, logged):
     """Resolve the overlapping pairs among the candidates (pi, pj), one by one in
-    order, in place.
+    their order, in place.
 
     A pair that overlaps and approaches gets the 1D collision formula with
     restitution ``e`` along the line of centres, its tangential parts kept;

@@ -65,7 +65,8 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
     centre = pos.copy()
     extent = np.empty(n)
     _discs(vel, acc, radius, every, np.full(n, t0), target, extent)
-    ci, cj, grid, loose, biggest = collisions.plan(centre, extent, fixed)  # (loose: not in the grid as it is now)
+    # the pairs that may touch, in grid order (each body's rank in it); loose: the bodies not in the grid as it is now
+    ci, cj, rank, grid, loose, biggest = collisions.plan(centre, extent, fixed)
     straight = np.ones(n, np.bool_)  # bodies whose disc meets no wall: they fly straight
     _away_from_walls(centre, extent, every, bounds, straight)
     t_now = t0
@@ -74,7 +75,7 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
     split = np.ones(n, np.bool_)
     left = np.empty(n)
     fi, fj, t_next = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
-    xi = np.empty(0, np.int64)  # pairs found since the plan: kept apart (few) until the end, sorted
+    xi = np.empty(0, np.int64)  # pairs found since the plan: kept apart (few) until the end, in grid order
     xj = np.empty(0, np.int64)
     parts = 0
     while t_next < target and parts < MAX_PARTS:
@@ -104,15 +105,15 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
         if gone:
             _away_from_walls(centre, extent, idx, bounds, straight)
             ni, nj = collisions.pairs_again(centre, extent, fixed, grid, biggest, chosen, loose)
-            xi, xj = collisions.merge_pairs(xi, xj, ni, nj)
+            xi, xj = collisions.merge_pairs(xi, xj, ni, nj, rank)
         # Check again every pair of a split body: which must be seen before the end, and by when.
         fi, fj, t_next = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
         if len(xi):
             gi, gj, sooner = collisions.fast_pairs(pos, vel, acc, radius, xi, xj, t_body, target, split, straight)
-            fi, fj = collisions.merge_pairs(fi, fj, gi, gj)
+            fi, fj = collisions.merge_pairs(fi, fj, gi, gj, rank)
             t_next = min(t_next, sooner)
     if len(xi):
-        ci, cj = collisions.merge_pairs(ci, cj, xi, xj)
+        ci, cj = collisions.merge_pairs(ci, cj, xi, xj, rank)
     collisions.move(pos, vel, acc, every, t_body, target, method, radius, movable, bounds, e_wall)
     return _resolve(pos, vel, inv_mass, radius, movable, ci, cj, e, bounds, e_wall, log_ij, log_vectors, logged,
                     every)

@@ -91,7 +91,8 @@ class World:
         self._samplers: list = []
         self.collision_report: list | None = None
         """Set to a list to have each collision appended to it as (time at the end of
-        the step, name_i, name_j, normal, v_i before, v_j before)."""
+        the step, name_i, name_j (i before j in the file), normal from i to j,
+        v_i before, v_j before)."""
         self.lesson: dict = {}
         """The scene file's lesson data ([lesson], [[controls]], [[steps]]), kept for saving."""
 
@@ -380,8 +381,10 @@ class World:
                                  self._wall_restitution, log_ij, log_vectors)
         if report is not None:
             for k in range(min(count, size)):
-                report.append((target, self._names[log_ij[k, 0]], self._names[log_ij[k, 1]],
-                               log_vectors[k, 0].copy(), log_vectors[k, 1].copy(), log_vectors[k, 2].copy()))
+                (i, j), (normal, vi, vj) = log_ij[k], log_vectors[k]
+                if i > j:  # each collision named in file order, the normal from the first to the second
+                    i, j, normal, vi, vj = j, i, -normal, vj, vi
+                report.append((target, self._names[i], self._names[j], normal.copy(), vi.copy(), vj.copy()))
 
     # -- output -------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:

@@ -262,3 +262,19 @@ def test_collision_report_lists_each_collision_with_the_velocities_before():
     t, a, b, normal, va, vb = w.collision_report[0]
     assert (a, b) == ("A", "B") and 0.7 < t < 0.85
     assert normal == pytest.approx([1.0, 0.0]) and va == pytest.approx([1.0, 0.0]) and vb == pytest.approx([0.0, 0.0])
+
+
+def test_collision_report_names_the_pair_in_file_order():
+    """B comes first in the file but sits to the right of A, which hits it (C, far
+    away, puts a cell boundary of the broad phase between them: the engine meets
+    them in the other order)."""
+    w = World(gravity=(0.0, 0.0))
+    w.add_body(Body("B", 2.0, 0.1, (1.0, 0.0)))
+    w.add_body(Body("A", 1.0, 0.1, (0.0, 0.0), (1.0, 0.0)))
+    w.add_body(Body("C", 1.0, 0.1, (-10.0, 0.0)))
+    w.collision_report = []
+    run_until_apart(w, 2.0)
+    assert len(w.collision_report) == 1
+    _, a, b, normal, va, vb = w.collision_report[0]
+    assert (a, b) == ("B", "A")
+    assert normal == pytest.approx([-1.0, 0.0]) and va == pytest.approx([0.0, 0.0]) and vb == pytest.approx([1.0, 0.0])
