@@ -237,7 +237,7 @@ def plan(pos, extent, skip):
     if n < 2:
         empty = np.empty(0, np.int64)
         grid = _cells(pos, np.zeros(n, np.bool_), 1.0)
-        return empty, empty, grid[6], grid, np.ones(n, np.bool_), 0.0
+        return empty, empty, grid[6], grid, np.ones(n, np.bool_), 0.0  # (grid[6]: the ranks)
     sample = np.sort(extent[:: max(1, n // 256)])
     cell = 3.0 * sample[(9 * len(sample)) // 10]
     small = extent <= 0.5 * cell
@@ -248,7 +248,7 @@ def plan(pos, extent, skip):
         if small[i]:
             biggest = max(biggest, extent[i])
     loose = ~small
-    rank = grid[6]
+    rank = grid[6]  # each body's place in the grid's order (see _cells)
     if loose.any():
         li, lj = pairs_again(pos, extent, skip, grid, biggest, loose, loose)
         gi, gj = merge_pairs(gi, gj, li, lj, rank)
@@ -279,10 +279,10 @@ def where(mask):
 @_jit
 def pairs_again(centre, extent, skip, grid, biggest, chosen, loose):
     """The pairs of the ``chosen`` bodies, whose discs (``centre``, ``extent``) were
-    just drawn anew, in grid order (see `plan`). The grid of the plan holds every body
-    but the ``loose`` ones, none larger than ``biggest``; the loose ones (too
-    large for it, or drawn anew since) are checked one by one in the grid
-    columns within reach."""
+    just drawn anew, in grid order (see `plan`). The grid of the plan holds
+    every body but the ``loose`` ones, none larger than ``biggest``; the loose
+    ones (too large for it, or drawn anew since) are checked one by one in the
+    grid columns within reach."""
     n = centre.shape[0]
     cx, cy, ncx, ncy, start, order, rank, cell, xmin, ymin = grid
     per = 1.0 / cell
@@ -462,8 +462,10 @@ def fast_pairs(pos, vel, acc, radius, pi, pj, t_body, target, among, straight):
                 vv = dvx * dvx + dvy * dvy
                 if vv == 0.0:
                     continue
-                dx = (pos[j, 0] + (vel[j, 0] + 0.5 * acc[j, 0] * tj) * tj) - (pos[i, 0] + (vel[i, 0] + 0.5 * acc[i, 0] * ti) * ti)
-                dy = (pos[j, 1] + (vel[j, 1] + 0.5 * acc[j, 1] * tj) * tj) - (pos[i, 1] + (vel[i, 1] + 0.5 * acc[i, 1] * ti) * ti)
+                dx = ((pos[j, 0] + (vel[j, 0] + 0.5 * acc[j, 0] * tj) * tj)
+                      - (pos[i, 0] + (vel[i, 0] + 0.5 * acc[i, 0] * ti) * ti))
+                dy = ((pos[j, 1] + (vel[j, 1] + 0.5 * acc[j, 1] * tj) * tj)
+                      - (pos[i, 1] + (vel[i, 1] + 0.5 * acc[i, 1] * ti) * ti))
                 # (exact for the kinematic integrator; the others stray from the
                 # parabola by less than |a| span², counted in as a wider reach)
                 reach = radius[i] + radius[j] + math.sqrt(acc[i, 0] * acc[i, 0] + acc[i, 1] * acc[i, 1]) * span * span
