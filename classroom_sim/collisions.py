@@ -257,7 +257,8 @@ def plan(pos, extent, skip):
 
 @_jit
 def _column(x, xmin, cell, ncx):
-    """The grid column of x, clamped to the grid (a NaN goes to the first)."""
+    """The grid column of x (or row of y, given ymin and ncy), clamped to the grid
+    (a NaN goes to the first)."""
     c = (x - xmin) * (1.0 / cell)
     return int(min(c, ncx - 1.0)) if c > 0.0 else 0
 
@@ -285,7 +286,6 @@ def pairs_again(centre, extent, skip, grid, biggest, chosen, loose):
     grid columns within reach."""
     n = centre.shape[0]
     cx, cy, ncx, ncy, start, order, rank, cell, xmin, ymin = grid
-    per = 1.0 / cell
     out_i = np.empty(64, np.int64)
     out_j = np.empty(64, np.int64)
     near = np.empty(n, np.int64)
@@ -315,13 +315,8 @@ def pairs_again(centre, extent, skip, grid, biggest, chosen, loose):
         # the cells that the bodies within reach may be binned in: a body is binned by
         # its centre, at most ``biggest`` from the edge of its disc
         g = eb + biggest
-        gx0 = max(int(math.floor((xb - g - xmin) * per)), 0)
-        gx1 = min(int(math.floor((xb + g - xmin) * per)), ncx - 1)
-        gy0 = max(int(math.floor((yb - g - ymin) * per)), 0)
-        gy1 = min(int(math.floor((yb + g - ymin) * per)), ncy - 1)
-        for gx in range(gx0, gx1 + 1):
-            if gy0 > gy1:
-                break
+        gy0, gy1 = _column(yb - g, ymin, cell, ncy), _column(yb + g, ymin, cell, ncy)
+        for gx in range(_column(xb - g, xmin, cell, ncx), _column(xb + g, xmin, cell, ncx) + 1):
             for t in range(start[gx * ncy + gy0], start[gx * ncy + gy1 + 1]):
                 j = order[t]
                 if loose[j] or (sb and skip[j]):
