@@ -10,6 +10,10 @@ from .accelerations import Acceleration, ConstantAcceleration
 from .body import Body
 from .recording import Recorder, Recording, read_csv
 from .commands import CommandError
+from .events import Answer, EventError, Measurement, Watch, answer_key, run_until
+from .files import write_atomically
+from .lesson import Control, Lesson, Prediction, Step, Variant
+from .params import read_param
 from .scene import SceneError, dumps_scene, load_scene, loads_scene, save_scene
 from .simulation import Simulation
 from .snapshot import Settings, Snapshot
@@ -17,20 +21,33 @@ from .world import World
 
 __all__ = [
     "Acceleration",
+    "Answer",
     "Body",
     "CommandError",
     "ConstantAcceleration",
+    "Control",
+    "EventError",
+    "Lesson",
+    "Measurement",
+    "Prediction",
     "Recorder",
     "Recording",
     "SceneError",
     "Settings",
     "Simulation",
     "Snapshot",
+    "Step",
+    "Variant",
+    "Watch",
     "World",
+    "answer_key",
     "commands",
     "dumps_scene",
     "load_scene",
     "loads_scene",
     "read_csv",
+    "read_param",
+    "run_until",
     "save_scene",
+    "write_atomically",
 ]

@@ -1,4 +1,5 @@
-"""The command line: ``classroom-sim [gui] [SCENE]``, ``run``, ``screenshot``, ``validate``, ``lessons``.
+"""The command line: ``classroom-sim [gui] [--student] [SCENE]``, ``run``, ``screenshot``,
+``validate``, ``lessons``, ``answers``, ``set-pin``.
 
 Bad input exits with status 2 and one line naming the file and the field;
 never a traceback, and never a partial output file.
@@ -7,6 +8,7 @@ never a traceback, and never a partial output file.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -15,10 +17,11 @@ from importlib import resources
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from .events import EventError, answer_key
 from .recording import LAYOUTS, Recorder
 from .scene import SceneError, load_scene
 
-COMMANDS = ("gui", "run", "screenshot", "validate", "lessons")
+COMMANDS = ("gui", "run", "screenshot", "validate", "lessons", "answers", "set-pin")
 DEFAULT_LESSON = "projectile"
 
 
@@ -71,6 +74,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     g = sub.add_parser("gui", help="open the desktop app (the default command)")
     g.add_argument("scene", nargs="?", help="a scene file; the built-in default lesson if left out")
+    g.add_argument("--student", action="store_true",
+                   help="student mode: only the lesson panel and the time controls work")
     r = sub.add_parser("run", help="run a scene headless and write trajectories as CSV")
     r.add_argument("scene")
     r.add_argument("--duration", type=_positive("--duration"), required=True, help="simulated seconds")
@@ -86,7 +91,12 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--projector", action="store_true", help="large type, thick lines")
     v = sub.add_parser("validate", help="check scene files; one line per bad file")
     v.add_argument("files", nargs="+")
-    sub.add_parser("lessons", help="list the shipped lessons")
+    ls = sub.add_parser("lessons", help="list the shipped lessons")
+    ls.add_argument("--json", action="store_true", help="a JSON list of objects, with summaries and counts")
+    a = sub.add_parser("answers", help="the answer key: each prediction of a lesson, measured")
+    a.add_argument("scene")
+    a.add_argument("--json", action="store_true", help="a JSON list of objects")
+    sub.add_parser("set-pin", help="set the teacher's PIN that leaves student mode")
     return p
 
 
@@ -97,7 +107,7 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     try:
         return {"gui": _gui, "run": _run, "screenshot": _screenshot, "validate": _validate,
-                "lessons": _lessons}[args.command](args)
+                "lessons": _lessons, "answers": _answers, "set-pin": _set_pin}[args.command](args)
     except (SceneError, UsageError) as exc:
         print(f"classroom-sim: {exc}", file=sys.stderr)
         return 2
@@ -126,7 +136,11 @@ def _app(name: str):
 
 
 def _gui(args) -> int:
-    return _app("gui")(args.scene or str(default_lesson()))
+    return _app("gui")(args.scene or str(default_lesson()), student=args.student)
+
+
+def _set_pin(args) -> int:
+    return _app("set-pin")()
 
 
 def _screenshot(args) -> int:
@@ -213,10 +227,37 @@ def _validate(args) -> int:
 
 
 def _lessons(args) -> int:
+    rows = []
     for path in lesson_files():
-        world = load_scene(path)
-        title = world.lesson.get("lesson", {}).get("title", path.stem)
-        print(f"{path.stem:<16} {title}    ({path})")
+        lesson = load_scene(path).lesson
+        rows.append({"name": path.stem, "file": str(path.resolve()), "title": lesson.title if lesson else path.stem,
+                     "summary": lesson.summary if lesson else "", "audience": lesson.audience if lesson else "",
+                     "topic": lesson.topic if lesson else "", "steps": len(lesson.steps) if lesson else 0,
+                     "predictions": len(lesson.predictions) if lesson else 0})
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        for row in rows:
+            print(f"{row['name']:<20} {row['title']}    ({row['file']})")
+    return 0
+
+
+def _answers(args) -> int:
+    world = load_scene(args.scene)
+    if world.lesson is None or not world.lesson.predictions:
+        print(f"classroom-sim: {args.scene}: no step asks for a prediction: no answers", file=sys.stderr)
+        return 0
+    try:
+        key = answer_key(world)
+    except EventError as exc:
+        raise UsageError(f"{args.scene}: {exc}") from None
+    if args.json:
+        print(json.dumps([{"step": a.step, "title": a.title, "question": a.question, "quantity": a.quantity,
+                           "unit": a.unit, "value": a.value, "time": a.time} for a in key], ensure_ascii=False,
+                         indent=2))
+    else:
+        for a in key:
+            print(f"steps[{a.step}] {a.title}: {a.quantity} = {a.value!r} {a.unit} (at t = {a.time!r} s)")
     return 0
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, fields
 from typing import ClassVar
 
 from .body import FIXED, Body, check_mass, check_name, check_radius
-from .params import split_param
+from .params import angle_of, split_param
 
 DEFAULT_FREE_MASS = 1.0
 """kg: the mass a body gets when it is freed and had no mass before it was fixed."""
@@ -287,6 +287,18 @@ class RemoveBody(Command):
         world.remove_body(self.name)
 
 
+@dataclass(frozen=True)
+class RenameBody(Command):
+    """Call a body by a new name (the lesson's paths and predictions follow)."""
+
+    name: str
+    new_name: str
+
+    def apply(self, world):
+        _body(world, self.name)
+        _guard(f"bodies.{self.name}.name", lambda: world.rename_body(self.name, self.new_name))
+
+
 # -- by parameter path -------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -312,15 +324,41 @@ class SetParameter(Command):
         if quantity in ("mass", "radius"):
             _guard(field, lambda: setattr(b, quantity, value))
             return
+        if quantity in ("speed", "angle"):
+            _launch(world, b, quantity, value, field)
+            return
         name = quantity.split(".")[0]
         vector = _replaced(getattr(b, name), quantity, value, field)
         _guard(field, lambda: setattr(b, name, vector))
 
 
-def _replaced(vector, quantity: str, value, field: str) -> tuple:
-    """``vector`` with the component that ``quantity`` ends in (.x or .y) replaced by ``value``."""
+def _launch(world, b, quantity: str, value, field: str) -> None:
+    """Set a body's speed (keeping its direction) or its direction (keeping its speed).
+    A body at rest keeps the last direction set for it (0°, along +x, if none was)."""
+    _finite(value, field)
+    vx, vy = (float(v) for v in b.velocity)
+    speed = math.hypot(vx, vy)
+    angle = angle_of(vx, vy, world._angles.get(b.name, 0.0))
+    if quantity == "speed":
+        if value < 0:
+            raise CommandError(f"{field}: must be >= 0 m/s, got {value!r}")
+        speed = float(value)
+    else:
+        angle = float(value)
+    turn = math.radians(angle)
+    _guard(field, lambda: setattr(b, "velocity", (speed * math.cos(turn), speed * math.sin(turn))))
+    world._angles[b.name] = angle
+    world._changed()
+
+
+def _finite(value, field: str) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise CommandError(f"{field}: must be a finite number, got {value!r}")
+
+
+def _replaced(vector, quantity: str, value, field: str) -> tuple:
+    """``vector`` with the component that ``quantity`` ends in (.x or .y) replaced by ``value``."""
+    _finite(value, field)
     out = [float(vector[0]), float(vector[1])]
     out["xy".index(quantity[-1])] = float(value)
     return tuple(out)
@@ -333,6 +371,7 @@ __all__ = [
     "CommandError",
     "RemoveAcceleration",
     "RemoveBody",
+    "RenameBody",
     "SetAcceleration",
     "SetBodyGravity",
     "SetColor",

@@ -1,15 +1,19 @@
-"""Parameter paths: how a lesson control or a command names one number of a scene.
+"""Parameter paths: how a lesson control, a step's setup or a command names one number of a scene.
 
 ``world.gravity.x``, ``world.gravity.y``, ``world.restitution``,
 ``world.wall_restitution``, and for a body by name ``bodies.NAME.mass``,
-``bodies.NAME.radius``, ``bodies.NAME.position.x`` (or ``.y``) and
-``bodies.NAME.velocity.x`` (or ``.y``). Units as in the scene file.
+``bodies.NAME.radius``, ``bodies.NAME.position.x`` (or ``.y``),
+``bodies.NAME.velocity.x`` (or ``.y``), ``bodies.NAME.speed`` (m/s) and
+``bodies.NAME.angle`` (the direction of the velocity, in degrees anticlockwise
+from +x). Units as in the scene file.
 """
 
 from __future__ import annotations
 
+import math
+
 WORLD_PARAMS = ("gravity.x", "gravity.y", "restitution", "wall_restitution")
-BODY_PARAMS = ("mass", "radius", "position.x", "position.y", "velocity.x", "velocity.y")
+BODY_PARAMS = ("mass", "radius", "position.x", "position.y", "velocity.x", "velocity.y", "speed", "angle")
 
 
 def split_param(param, body_names) -> tuple:
@@ -27,6 +31,25 @@ def split_param(param, body_names) -> tuple:
     raise ValueError(f"{param!r} names no number of this scene (e.g. 'world.gravity.y', 'bodies.A.mass')")
 
 
+def param_body(param) -> str | None:
+    """The body a well-formed body path names (``"A"`` for ``bodies.A.mass``), else None;
+    it need not exist."""
+    if isinstance(param, str) and param.startswith("bodies."):
+        for quantity in BODY_PARAMS:
+            if param.endswith("." + quantity) and len(param) > len("bodies.") + len(quantity) + 1:
+                return param[len("bodies."):-len(quantity) - 1]
+    return None
+
+
+def angle_of(vx: float, vy: float, rest_angle: float = 0.0) -> float:
+    """The direction of (vx, vy) in degrees anticlockwise from +x, in (-180, 180];
+    ``rest_angle`` for a body at rest."""
+    if vx == 0.0 and vy == 0.0:
+        return float(rest_angle)
+    angle = math.degrees(math.atan2(vy, vx))
+    return 180.0 if angle == -180.0 else angle
+
+
 def read_param(snapshot, param: str) -> float:
     """The value a parameter path names in a Snapshot (``inf`` for a fixed body's mass)."""
     body, quantity = split_param(param, snapshot.names)
@@ -40,5 +63,11 @@ def read_param(snapshot, param: str) -> float:
         return float(snapshot.masses[i])
     if quantity == "radius":
         return float(snapshot.radii[i])
+    vx, vy = (float(v) for v in snapshot.velocities[i])
+    if quantity == "speed":
+        return math.hypot(vx, vy)
+    if quantity == "angle":
+        rest = dict(snapshot.settings.rest_angles).get(body, 0.0) if snapshot.settings is not None else 0.0
+        return angle_of(vx, vy, rest)
     array = snapshot.positions if quantity.startswith("position.") else snapshot.velocities
     return float(array[i, "xy".index(quantity[-1])])

@@ -9,6 +9,7 @@ that names the file and the field, e.g.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import tomllib
@@ -17,19 +18,23 @@ from pathlib import Path
 from .accelerations import ConstantAcceleration, as_vector
 from .body import FIXED, Body, check_color, check_mass, check_name, check_radius
 from .files import write_atomically
+from .commands import CommandError, SetParameter
 from .integrators import INTEGRATORS
+from .lesson import EVENTS, QUANTITIES, TOLERANCE, Control, Lesson, Prediction, Step, Variant, unit_of
 from .params import split_param
 from .world import World, check_bounds, check_fraction
 
 FORMAT = 1
 
-_TOP = ("format", "world", "bodies", "lesson", "controls", "steps")
+_TOP = ("format", "world", "bodies", "lesson", "controls", "steps", "variants")
 _WORLD = ("gravity", "bounds", "restitution", "wall_restitution", "integrator", "accelerations")
 _BODY = ("name", "mass", "radius", "position", "velocity", "color", "gravity", "accelerations")
 _ACCELERATION = ("name", "vector")
-_LESSON = ("title", "summary", "audience")
+_LESSON = ("title", "summary", "audience", "topic", "student")
 _CONTROL = ("label", "param", "min", "max", "step")
-_STEP = ("title", "text")
+_STEP = ("title", "text", "controls", "setup", "predict")
+_PREDICT = ("question", "body", "event", "quantity", "unit", "tolerance", "at")
+_VARIANT = ("param", "min", "max", "step")
 
 
 class SceneError(ValueError):
@@ -164,9 +169,7 @@ def _build(data: dict) -> World:
     world = World(gravity=gravity, bounds=bounds, restitution=restitution, wall_restitution=wall,
                   integrator=integrator, accelerations=_accelerations(w.get("accelerations", []), "world.accelerations"))
 
-    names = set()
     for field, b, name in _named(data.get("bodies", []), "bodies", _BODY, "is used by another body"):
-        names.add(name)
         mass = _checked(check_mass, _require(b, "mass", field), f"{field}.mass")
         radius = _checked(check_radius, _require(b, "radius", field), f"{field}.radius")
         position = _vector(_require(b, "position", field), f"{field}.position")
@@ -184,55 +187,156 @@ def _build(data: dict) -> World:
         except ValueError as exc:
             raise _Invalid(f"{field}.position", str(exc).removeprefix("position: ")) from None
 
-    world.lesson = _lesson(data, names)
+    world.lesson = _lesson(data, world)
     return world
 
 
-def _lesson(data, body_names) -> dict:
-    out = {}
-    if "lesson" in data:
-        lesson = _table(data["lesson"], "lesson")
-        _known(lesson, _LESSON, "lesson")
-        out["lesson"] = {k: _string(v, f"lesson.{k}") for k, v in lesson.items()}
-    if "controls" in data:
-        controls = []
-        for k, c in enumerate(_tables(data["controls"], "controls")):
-            field = f"controls[{k}]"
-            _known(c, _CONTROL, field)
-            control = {"label": _string(_require(c, "label", field), f"{field}.label"),
-                       "param": _string(_require(c, "param", field), f"{field}.param")}
-            check_param(control["param"], body_names, f"{field}.param")
-            lo = _number(_require(c, "min", field), f"{field}.min")
-            hi = _number(_require(c, "max", field), f"{field}.max")
-            if not lo < hi:
-                raise _Invalid(f"{field}.max", f"must be greater than min ({lo!r}), got {hi!r}")
-            control["min"], control["max"] = lo, hi
-            if "step" in c:
-                step = _number(c["step"], f"{field}.step")
-                if not step > 0:
-                    raise _Invalid(f"{field}.step", f"must be > 0, got {_show(c['step'])}")
-                control["step"] = step
-            controls.append(control)
-        out["controls"] = controls
-    if "steps" in data:
-        steps = []
-        for k, s in enumerate(_tables(data["steps"], "steps")):
-            field = f"steps[{k}]"
-            _known(s, _STEP, field)
-            step = {"title": _string(_require(s, "title", field), f"{field}.title")}
-            if "text" in s:
-                step["text"] = _string(s["text"], f"{field}.text")
-            steps.append(step)
-        out["steps"] = steps
-    return out
+def _lesson(data, world):
+    """The scene's Lesson, or None; every field checked against ``world``'s bodies."""
+    names = world.names
+    controls, labels = [], set()
+    for k, c in enumerate(_tables(data.get("controls", []), "controls")):
+        field = f"controls[{k}]"
+        _known(c, _CONTROL, field)
+        label = _string(_require(c, "label", field), f"{field}.label")
+        if not label.strip():
+            raise _Invalid(f"{field}.label", "must not be empty")
+        if label in labels:
+            raise _Invalid(f"{field}.label", f"{label!r} is used by another control")
+        labels.add(label)
+        param = _param(_require(c, "param", field), names, f"{field}.param")
+        lo, hi = _range(c, field)
+        step = None
+        if "step" in c:
+            step = _positive(c["step"], f"{field}.step")
+        controls.append(Control(label, param, lo, hi, step))
+
+    steps = [_step(s, f"steps[{k}]", labels, world)
+             for k, s in enumerate(_tables(data.get("steps", []), "steps"))]
+
+    variants = []
+    for k, v in enumerate(_tables(data.get("variants", []), "variants")):
+        field = f"variants[{k}]"
+        _known(v, _VARIANT, field)
+        param = _param(_require(v, "param", field), names, f"{field}.param")
+        lo, hi = _range(v, field)
+        variants.append(Variant(param, lo, hi, _positive(_require(v, "step", field), f"{field}.step")))
+
+    if "lesson" not in data:
+        if controls or steps or variants:
+            raise _Invalid("lesson.title", "missing: a scene with [[controls]], [[steps]] or [[variants]] "
+                                           "is a lesson and needs a [lesson] table with a title")
+        return None
+    lesson = _table(data["lesson"], "lesson")
+    _known(lesson, _LESSON, "lesson")
+    text = {k: _string(lesson[k], f"lesson.{k}") for k in ("title", "summary", "audience", "topic") if k in lesson}
+    if not _require(lesson, "title", "lesson").strip():
+        raise _Invalid("lesson.title", "must not be empty")
+    student = lesson.get("student", False)
+    if not isinstance(student, bool):
+        raise _Invalid("lesson.student", f"must be true or false, got {_show(student)}")
+    return Lesson(**text, student=student, controls=tuple(controls), steps=tuple(steps), variants=tuple(variants))
 
 
-def check_param(param: str, body_names, field: str = "param") -> None:
-    """A control's parameter path (see `params`)."""
+def _step(s, field, labels, world) -> Step:
+    _known(s, _STEP, field)
+    title = _string(_require(s, "title", field), f"{field}.title")
+    text = _string(s.get("text", ""), f"{field}.text")
+    shown = None
+    if "controls" in s:
+        shown = s["controls"]
+        if not isinstance(shown, list):
+            raise _Invalid(f"{field}.controls", f"must be a list of control labels, got {_show(shown)}")
+        for k, label in enumerate(shown):
+            if label not in labels:
+                raise _Invalid(f"{field}.controls[{k}]",
+                               f"{_show(label)} is not the label of a control (the [[controls]] have: "
+                               f"{', '.join(map(repr, sorted(labels))) or 'none'})")
+        shown = tuple(shown)
+    setup = []
+    for path, value in _flat(_table(s.get("setup", {}), f"{field}.setup")):
+        where = f"{field}.setup.{json.dumps(path, ensure_ascii=False)}"
+        setup.append((_param(path, world.names, where), _number(value, where)))
+    if setup:  # every value must be one the scene can take (a position inside the box, a mass > 0)
+        trial = copy.deepcopy(world)
+        for (path, value) in setup:
+            try:
+                SetParameter(path, value).apply(trial)
+            except CommandError as exc:
+                raise _Invalid(f"{field}.setup.{json.dumps(path, ensure_ascii=False)}",
+                               str(exc).removeprefix(f"{path}: ")) from None
+    predict = _prediction(s["predict"], f"{field}.predict", world) if "predict" in s else None
+    return Step(title, text, shown, tuple(setup), predict)
+
+
+def _prediction(p, field, world) -> Prediction:
+    p = _table(p, field)
+    _known(p, _PREDICT, field)
+    question = _string(_require(p, "question", field), f"{field}.question")
+    if not question.strip():
+        raise _Invalid(f"{field}.question", "must not be empty")
+    body = _string(_require(p, "body", field), f"{field}.body")
+    if body not in world.names:
+        raise _Invalid(f"{field}.body", f"there is no body named {body!r} (the bodies: "
+                                        f"{', '.join(map(repr, world.names)) or 'none'})")
+    event = _require(p, "event", field)
+    if event not in EVENTS:
+        raise _Invalid(f"{field}.event", f"must be one of {', '.join(map(repr, EVENTS))}, got {_show(event)}")
+    if event in ("floor", "wall") and world.bounds is None:
+        raise _Invalid(f"{field}.event", f"{event!r} needs walls: give [world] bounds")
+    quantity = _require(p, "quantity", field)
+    if quantity not in QUANTITIES:
+        raise _Invalid(f"{field}.quantity",
+                       f"must be one of {', '.join(map(repr, QUANTITIES))}, got {_show(quantity)}")
+    unit = _string(_require(p, "unit", field), f"{field}.unit")
+    if unit_of(unit) != QUANTITIES[quantity]:
+        raise _Invalid(f"{field}.unit", f"{quantity!r} is measured in {QUANTITIES[quantity]!r}, got {unit!r}")
+    tolerance = _number(p.get("tolerance", TOLERANCE), f"{field}.tolerance")
+    if not 0.0 < tolerance <= 1.0:
+        raise _Invalid(f"{field}.tolerance", f"must be > 0 and <= 1 (a fraction: 0.05 is 5%), got {tolerance!r}")
+    at = None
+    if event in ("time", "height"):
+        at = _number(_require(p, "at", field), f"{field}.at")
+        if event == "time" and not at > 0:
+            raise _Invalid(f"{field}.at", f"must be > 0 s, got {at!r}")
+    elif "at" in p:
+        raise _Invalid(f"{field}.at", f"is only for the events 'time' and 'height', not {event!r}")
+    return Prediction(question, body, event, quantity, unit, tolerance, at)
+
+
+def _flat(table, prefix=""):
+    """(dotted path, value) of a setup table, in order: a quoted key is a whole path,
+    an unquoted dotted one (bodies.ball.speed = 1) a nest of tables."""
+    for key, value in table.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from _flat(value, path + ".")
+        else:
+            yield path, value
+
+
+def _param(value, names, field) -> str:
+    param = _string(value, field)
     try:
-        split_param(param, body_names)
+        split_param(param, names)
     except ValueError as exc:
         raise _Invalid(field, str(exc)) from None
+    return param
+
+
+def _range(table, field):
+    lo = _number(_require(table, "min", field), f"{field}.min")
+    hi = _number(_require(table, "max", field), f"{field}.max")
+    if not lo < hi:
+        raise _Invalid(f"{field}.max", f"must be greater than min ({lo!r}), got {hi!r}")
+    return lo, hi
+
+
+def _positive(value, field) -> float:
+    step = _number(value, field)
+    if not step > 0:
+        raise _Invalid(field, f"must be > 0, got {_show(value)}")
+    return step
 
 
 def _show(value) -> str:
@@ -255,10 +359,14 @@ def save_scene(world: World, path) -> None:
 def dumps_scene(world: World) -> str:
     """The scene file text for ``world``."""
     lines = [f"format = {FORMAT}", ""]
-    lesson = world.lesson or {}
-    if "lesson" in lesson:
+    lesson = world.lesson
+    if lesson is not None:
         lines.append("[lesson]")
-        lines += [f"{k} = {_toml(v)}" for k, v in lesson["lesson"].items()]
+        for key in ("title", "summary", "audience", "topic"):
+            if getattr(lesson, key) or key == "title":
+                lines.append(f"{key} = {_toml(getattr(lesson, key))}")
+        if lesson.student:
+            lines.append("student = true")
         lines.append("")
     lines.append("[world]")
     lines.append(f"gravity = {_toml(world.gravity.tolist())}")
@@ -280,10 +388,37 @@ def dumps_scene(world: World) -> str:
         lines.append(f"gravity = {_toml(body.gravity)}")
         for acc in body.accelerations:
             lines += ["", "[[bodies.accelerations]]", *_acceleration_lines(acc)]
-    for key in ("controls", "steps"):
-        for entry in lesson.get(key, []):
-            lines += ["", f"[[{key}]]", *[f"{k} = {_toml(v)}" for k, v in entry.items()]]
+    if lesson is not None:
+        lines += _lesson_lines(lesson)
     return "\n".join(lines) + "\n"
+
+
+def _lesson_lines(lesson) -> list:
+    lines = []
+    for c in lesson.controls:
+        lines += ["", "[[controls]]", f"label = {_toml(c.label)}", f"param = {_toml(c.param)}",
+                  f"min = {_toml(c.min)}", f"max = {_toml(c.max)}"]
+        if c.step is not None:
+            lines.append(f"step = {_toml(c.step)}")
+    for s in lesson.steps:
+        lines += ["", "[[steps]]", f"title = {_toml(s.title)}"]
+        if s.text:
+            lines.append(f"text = {_toml(s.text)}")
+        if s.controls is not None:
+            lines.append(f"controls = {_toml(list(s.controls))}")
+        if s.setup:
+            lines.append("setup = { " + ", ".join(f"{_toml(p)} = {_toml(v)}" for p, v in s.setup) + " }")
+        p = s.predict
+        if p is not None:
+            lines += ["", "[steps.predict]", f"question = {_toml(p.question)}", f"body = {_toml(p.body)}",
+                      f"event = {_toml(p.event)}", f"quantity = {_toml(p.quantity)}", f"unit = {_toml(p.unit)}",
+                      f"tolerance = {_toml(p.tolerance)}"]
+            if p.at is not None:
+                lines.append(f"at = {_toml(p.at)}")
+    for v in lesson.variants:
+        lines += ["", "[[variants]]", f"param = {_toml(v.param)}", f"min = {_toml(v.min)}", f"max = {_toml(v.max)}",
+                  f"step = {_toml(v.step)}"]
+    return lines
 
 
 def _acceleration_lines(acc):

@@ -34,6 +34,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from .body import Body
 from .commands import Command, CommandError
+from .events import LIMIT, EventError, Watch
 from .recording import LAYOUTS, Recorder, Recording
 from .files import write_atomically
 from .scene import dumps_scene
@@ -93,6 +94,8 @@ class Simulation:
         self._paused = False
         self._time_scale = 1.0
         self._recorder: Recorder | None = None
+        self._watch = None  # (Watch, Future, the world time it gives up at) while a run waits for an event
+        self._events: list = []  # events met in the last cycle: (Future, Measurement), answered after publishing
         self._exports = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{name} export")
         self.error: BaseException | None = None
         """None, or the exception that paused the simulation."""
@@ -125,6 +128,8 @@ class Simulation:
                 return
             self._stopped = True
         self._queue.put((None, _STOP))
+        if not self._thread.is_alive():
+            self._cancel_watch("the simulation has stopped")
         if self._thread.is_alive():
             self._thread.join(timeout)
             if self._thread.is_alive():
@@ -171,6 +176,37 @@ class Simulation:
         """Back to the World as it was given, with nothing recorded (a recording that was
         on starts again from there)."""
         return self._control(self._do_reset)
+
+    def restart(self, world) -> Future:
+        """Run ``world`` from now on, paused, with nothing recorded; `reset` goes back to it
+        (a lesson's step: its start). The World given belongs to the Simulation."""
+        start = copy.deepcopy(world)
+        return self._control(lambda: self._do_restart(world, start))
+
+    def keep_as_start(self) -> Future:
+        """From now on `reset` goes back to the World as it is now (live edits kept)."""
+        return self._control(lambda: setattr(self, "_initial", copy.deepcopy(self._world)))
+
+    def run_until(self, body: str, event: str, at: float | None = None, limit: float = LIMIT) -> Future:
+        """Play until ``event`` happens to ``body`` (see `events`): the World stops exactly at
+        it and the simulation pauses. The Future returns the `Measurement` once the snapshot
+        shows that instant; it raises CommandError if a reset or a restart comes first, or
+        if the event has not happened within ``limit`` s of simulated time."""
+        result = Future()
+
+        def watch():
+            try:
+                w = Watch(body, event, at)
+                w.begin(self._world)
+            except EventError as exc:
+                raise CommandError(str(exc)) from None
+            self._cancel_watch()
+            self._watch = (w, result, self._world.time + limit)
+            self._do_resume()
+
+        started = self._control(watch)
+        started.add_done_callback(lambda f: f.exception() is not None and _copy_outcome(f, result))
+        return result
 
     def send(self, command: Command) -> Future:
         """Queue a command; the Future returns None once it is applied, or raises
@@ -274,6 +310,10 @@ class Simulation:
 
     def _publish(self):
         self.latest = self._world.snapshot()
+        for future, hit in self._events:  # events met: the snapshot shows their instant now
+            if future.set_running_or_notify_cancel():
+                future.set_result(hit)
+        self._events.clear()
 
     def _capture(self):
         if self._recorder is None:
@@ -294,7 +334,24 @@ class Simulation:
         self._do_pause()
         self._cycle(FRAME)
 
+    def _cancel_watch(self, why: str = "the run was reset before the event") -> None:
+        if self._watch is not None:
+            future = self._watch[1]
+            self._watch = None
+            if future.set_running_or_notify_cancel():
+                future.set_exception(CommandError(why))
+
+    def _do_restart(self, world, start):
+        self._cancel_watch("the run was restarted before the event")
+        if self._recorder is not None:
+            self._recorder.stop()
+        self._recorder = None
+        self._world, self._initial = world, start
+        self._do_pause()
+        self.error = None
+
     def _do_reset(self):
+        self._cancel_watch()
         was_recording = self.recording
         rate = self._recorder.rate if self._recorder is not None else None
         self._recorder = None
@@ -322,12 +379,32 @@ class Simulation:
         start, parts = world.time, max(1, math.ceil(dt / MAX_SUBSTEP))
         try:
             for k in range(1, parts + 1):
-                world.advance_to(start + dt * k / parts)
+                if self._watch is None:
+                    world.advance_to(start + dt * k / parts)
+                elif self._watched(start + dt * k / parts):
+                    break
         except Exception as exc:
             world._restore_motion(before)
             self._fail(exc)
+            self._cancel_watch(f"the run stopped on an error: {exc}")
         self.cycles += 1
         self._busy += time.perf_counter() - began
+
+    def _watched(self, target: float) -> bool:
+        """Advance to ``target`` watching for the event; True (and paused) if it happened."""
+        watch, future, give_up = self._watch
+        hit = watch.advance(self._world, min(target, give_up))
+        if hit is None and self._world.time < give_up:
+            return False
+        self._watch = None
+        self._do_pause()
+        if hit is None:
+            if future.set_running_or_notify_cancel():
+                future.set_exception(CommandError(
+                    f"{watch.event!r} of {watch.body!r} did not happen within {give_up - watch.began:g} s"))
+        else:
+            self._events.append((future, hit))
+        return True
 
     def _fail(self, exc: BaseException) -> None:
         self._paused = True
@@ -355,6 +432,7 @@ class Simulation:
                 while item is not None:  # the commands sent so far, in order
                     if item[1] is _STOP:
                         self._answer(answers)
+                        self._cancel_watch("the simulation has stopped")
                         return
                     self._apply(*item, answers)
                     try:

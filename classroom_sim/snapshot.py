@@ -30,7 +30,9 @@ def named_vectors(accelerations) -> tuple:
 @dataclass(frozen=True, eq=False)
 class Settings:
     """The World's settings at one instant: ``gravity`` (m/s²), the shared named
-    ``accelerations`` (as `named_vectors`), restitutions, integrator and box."""
+    ``accelerations`` (as `named_vectors`), restitutions, integrator and box;
+    ``rest_angles``: (body, degrees) of the last direction set for a body, which
+    a body at rest keeps for its next launch."""
 
     gravity: tuple
     accelerations: tuple
@@ -38,6 +40,7 @@ class Settings:
     wall_restitution: float
     integrator: str
     bounds: tuple | None
+    rest_angles: tuple = ()
 
 
 @dataclass(frozen=True, eq=False)

@@ -93,8 +93,9 @@ class World:
         """Set to a list to have each collision appended to it as (time at the end of
         the step, name_i, name_j (i before j in the file), normal from i to j,
         v_i before, v_j before)."""
-        self.lesson: dict = {}
-        """The scene file's lesson data ([lesson], [[controls]], [[steps]]), kept for saving."""
+        self.lesson = None
+        """The scene's `Lesson` (None for a scene without one), kept true to the bodies and saved with them."""
+        self._angles: dict[str, float] = {}  # degrees: the last direction set for a body (for one at rest)
 
     # -- settings ---------------------------------------------------------------
     @property
@@ -235,6 +236,9 @@ class World:
         }
         body._world = None
         self._free_mass.pop(name, None)
+        self._angles.pop(name, None)
+        if self.lesson is not None:
+            self.lesson = self.lesson.without_body(name)
         for attr in ("_pos", "_vel", "_mass", "_inv_mass", "_radius", "_shared_on"):
             setattr(self, attr, np.delete(getattr(self, attr), i, axis=0))
         for lst in (self._names, self._handles, self._colors, self._own_acc):
@@ -242,6 +246,27 @@ class World:
         self._index = {n: k for k, n in enumerate(self._names)}
         self._changed(bodies=True)
         return body
+
+    def rename_body(self, old: str, new: str) -> None:
+        """Call the body ``old`` ``new`` from now on, in the lesson's paths and predictions too."""
+        from .body import check_name
+
+        self.body(old)  # KeyError if there is none
+        i = self._index[old]
+        new = check_name(new)
+        if new == old:
+            return
+        if new in self._index:
+            raise ValueError(f"name: {new!r} is used by another body")
+        self._handles[i]._name = new
+        self._names[i] = new
+        self._index = {n: k for k, n in enumerate(self._names)}
+        for memo in (self._free_mass, self._angles):
+            if old in memo:
+                memo[new] = memo.pop(old)
+        if self.lesson is not None:
+            self.lesson = self.lesson.renamed(old, new)
+        self._changed(bodies=True)
 
     def _changed(self, bodies: bool = False):
         """Note an edit of the settings or the bodies (not of the motion); ``bodies``:
@@ -392,7 +417,7 @@ class World:
         if self._settings is None or self._settings[0] != self._revision:
             self._settings = (self._revision, Settings(
                 tuple(float(g) for g in self._gravity), named_vectors(self._shared), self._restitution,
-                self._wall_restitution, self._integrator, self._bounds))
+                self._wall_restitution, self._integrator, self._bounds, tuple(self._angles.items())))
         if self._body_part is None or self._body_part[0] != self._body_revision:
             self._body_part = (self._body_revision, tuple(self._names), tuple(self._colors),
                                tuple(named_vectors(lst) for lst in self._own_acc))
