@@ -399,7 +399,7 @@ class MainWindow(QMainWindow):
             self.record_action.setChecked(sim.recording)
 
     def _set_title(self, world) -> None:
-        title = world.lesson.get("lesson", {}).get("title") or (self.path.stem if self.path else "")
+        title = (world.lesson.title if world.lesson else "") or (self.path.stem if self.path else "")
         self.setWindowTitle(f"{title} — classroom-sim" if title else "classroom-sim")
 
     def closeEvent(self, event) -> None:
