@@ -7,6 +7,7 @@ points, so the engine never imports this package.
 
 from __future__ import annotations
 
+import getpass
 import signal
 import sys
 
@@ -26,13 +27,14 @@ def _application() -> QApplication:
     return app
 
 
-def main(scene_path: str) -> int:
-    """Open the main window on the scene file (SceneError, before any window, if it is bad)."""
+def main(scene_path: str, student: bool = False) -> int:
+    """Open the main window on the scene file (SceneError, before any window, if it is bad);
+    in student mode if ``student`` or if the lesson says so."""
     world = load_scene(scene_path)
     app = _application()
     from .main_window import MainWindow
 
-    window = MainWindow(world, scene_path)
+    window = MainWindow(world, scene_path, student=student)
     window.show()
     window.canvas.fit()
     # Ctrl-C in the terminal closes the window (and so stops the physics thread). Python
@@ -67,3 +69,26 @@ def screenshot(world, out_path: str, size=SCREENSHOT_SIZE, projector: bool = Fal
         save_image(canvas.render_image(*size), out_path)
     finally:
         bridge.close()
+
+
+def set_pin(ask=getpass.getpass, settings=None) -> int:
+    """``classroom-sim set-pin``: ask twice for the teacher's PIN (not echoed) and keep its
+    salted hash in the user's settings. Exit status 2, with one line, if it is refused."""
+    from PySide6.QtCore import QSettings
+
+    from .student import pin_problem, store_pin
+
+    try:
+        first = ask("Teacher's PIN: ")
+        second = ask("The same PIN again: ")
+    except (EOFError, KeyboardInterrupt):
+        print("\nclassroom-sim: no PIN was set", file=sys.stderr)
+        return 2
+    problem = pin_problem(first, second)
+    if problem:
+        print(f"classroom-sim: {problem}; no PIN was set", file=sys.stderr)
+        return 2
+    settings = settings or QSettings("classroom-sim", "classroom-sim")
+    store_pin(settings, first)
+    print("The teacher's PIN is set: the app asks for it to leave student mode.")
+    return 0

@@ -35,6 +35,10 @@ class SimulationBridge(QObject):
         self._last: Snapshot | None = None
         self._revision = None
         self._pending: list = []
+        self._quiet: set = set()  # Futures whose failure is the caller's to show (a run until an event)
+        self.edits = 0
+        """Edits sent so far."""
+        self.edits_at_start = 0
         self._error = None
         self._timer = QTimer(self)
         self._timer.setInterval(FRAME_MS)
@@ -49,8 +53,35 @@ class SimulationBridge(QObject):
 
     def send(self, command: commands.Command, done=None):
         """Send a command; a refusal is emitted as ``refused``; ``done(ok)`` is called in
-        the GUI thread once it is answered."""
+        the GUI thread once it is answered. Counted in `edits`."""
+        self.edits += 1
         return self.watch(self.simulation.send(command), done)
+
+    def restart(self, world, done=None):
+        """Run ``world`` (a lesson's step) from now on, paused; reset goes back to it."""
+        self.edits_at_start = self.edits
+        return self.watch(self.simulation.restart(world), done)
+
+    def keep_as_start(self, done=None):
+        """From now on reset goes back to the World as it is now."""
+        self.edits_at_start = self.edits
+        return self.watch(self.simulation.keep_as_start(), done)
+
+    def run_until(self, body: str, event: str, at=None, done=None):
+        """Play until the event (see `Simulation.run_until`); the Future gives its Measurement.
+        A run cut short by a reset or a restart is not reported as a failure."""
+        future = self.simulation.run_until(body, event, at)
+        self._quiet.add(future)
+        return self.watch(future, done)
+
+    def reset(self, done=None):
+        """Back to the start the Simulation keeps."""
+        return self.watch(self.simulation.reset(), done)
+
+    @property
+    def edited_since_start(self) -> bool:
+        """Whether the class sent any edit since the World was (re)started."""
+        return self.edits != self.edits_at_start
 
     def watch(self, future, done=None):
         """Poll a Future of the Simulation (a command, an export, a save) and report its
@@ -66,8 +97,9 @@ class SimulationBridge(QObject):
                 still.append((future, done))
                 continue
             exc = future.exception()
-            if exc is not None:
+            if exc is not None and future not in self._quiet:
                 self.refused.emit(str(exc))
+            self._quiet.discard(future)
             if done is not None:
                 done(exc is None)
         self._pending = still
@@ -89,6 +121,7 @@ class SimulationBridge(QObject):
         self.simulation.stop()
         self._pending.clear()
         self.simulation = self._simulation(world)
+        self.edits_at_start = self.edits
         self._last = None
         self._revision = None
         self._error = None

@@ -104,6 +104,10 @@ class Canvas(QWidget):
         self._colors_for = None
         self._argb = np.empty(0, np.int64)
         self._fitted = False
+        self.editable = True
+        """False in student mode: bodies can be selected, not dragged, added or deleted."""
+        self.marker = None
+        """None, or ((x, y) in m, text): where a prediction's event happened, ringed and labelled."""
         self.key_actions: dict = {}
         """Qt key -> QAction, for the keys the canvas answers when it has the focus."""
         self.setFocusPolicy(Qt.StrongFocus)
@@ -139,6 +143,11 @@ class Canvas(QWidget):
         self.view.width, self.view.height = max(self.width(), 1), max(self.height(), 1)
         self.view.fit(*scene_extent(self.bridge.latest), margins=margins_for(self.theme))
         self._fitted = True
+        self.update()
+
+    def set_marker(self, marker) -> None:
+        """Mark ((x, y) m, text) on the canvas, or take the mark away (None)."""
+        self.marker = marker
         self.update()
 
     def zoom(self, factor: float) -> None:
@@ -222,6 +231,33 @@ class Canvas(QWidget):
         if grid:
             self._draw_grid_labels(p, theme, *grid[1:])
         self._draw_scale_bar(p, theme)
+        if self.marker is not None:
+            self._draw_marker(p, theme)
+
+    def _draw_marker(self, p, theme) -> None:
+        """A ring and a cross where the event happened, with the measured value beside it."""
+        (x, y), text = self.marker
+        mx, my = (float(v) for v in self.view.to_screen(x, y))
+        r = 14.0 + 2.0 * theme.outline_px
+        pen = QPen(QColor(theme.selection), 3.0 + theme.outline_px)
+        p.setPen(pen)
+        p.setBrush(Qt.NoBrush)
+        p.drawEllipse(QPointF(mx, my), r, r)
+        p.drawPath(_path([mx - 0.6 * r, mx + 0.6 * r, mx, mx], [my, my, my - 0.6 * r, my + 0.6 * r]))
+        font = QFont(p.font())
+        font.setPointSizeF(theme.font_pt * 1.4)
+        font.setBold(True)
+        p.setFont(font)
+        w = p.fontMetrics().horizontalAdvance(text) + 16.0
+        h = p.fontMetrics().height() + 8.0
+        left = mx + r + 6.0 if mx + r + 6.0 + w < self.view.width else mx - r - 6.0 - w
+        top = min(max(my - r - h, 4.0), self.view.height - h - 4.0)
+        box = QRectF(left, top, w, h)
+        _panel(p, theme, box)
+        p.setPen(QPen(QColor(theme.selection), 2.0))
+        p.drawRoundedRect(box, 6.0, 6.0)
+        p.setPen(QColor(theme.label))
+        p.drawText(box, Qt.AlignCenter, text)
 
     def _grid(self):
         """The grid's lines (a batch for `layer`), its values and their pixels; None if too dense."""
@@ -387,7 +423,7 @@ class Canvas(QWidget):
         pos = event.position()
         name = self.body_at(pos.x(), pos.y())
         self.select(name)
-        if name is None:
+        if name is None or not self.editable:
             self._drag = ("pan", pos)
             self.setCursor(Qt.ClosedHandCursor)
         else:
@@ -460,6 +496,8 @@ class Canvas(QWidget):
         event.accept()
 
     def contextMenuEvent(self, event) -> None:
+        if not self.editable:
+            return
         pos = event.pos()
         name = self.body_at(pos.x(), pos.y())
         menu = QMenu(self)
@@ -482,8 +520,10 @@ class Canvas(QWidget):
         elif chosen is fix:
             self.bridge.send(commands.SetFixed(name, not fixed))
 
-    def add_body_at(self, x: float, y: float) -> str:
+    def add_body_at(self, x: float, y: float) -> str | None:
         """Add a 1 kg body at (x, y) m, as large as the median body (or a fair size for the view)."""
+        if not self.editable:
+            return None
         snap = self.bridge.latest
         radius = float(np.median(snap.radii)) if len(snap) else nice(20.0 / self.view.scale)
         taken = set(snap.names)

@@ -3,11 +3,15 @@ the inspector in docks, the status bar, the message bar, menus and recent files.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, Qt, QTimer
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QAbstractSpinBox,
+    QApplication,
     QComboBox,
     QDockWidget,
     QDoubleSpinBox,
@@ -15,9 +19,12 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMainWindow,
+    QMessageBox,
     QPushButton,
     QScrollArea,
+    QTextEdit,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -29,7 +36,9 @@ from classroom_sim.files import write_atomically
 from .bridge import SimulationBridge
 from .canvas import Canvas
 from .panels.inspector import Inspector
+from .panels.lesson import LessonPanel
 from .panels.world_panel import WorldPanel
+from .student import PinDialog, check_pin, has_pin, KEY as PIN_KEY
 
 TIME_SCALES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
 RECORD_RATE = 100.0
@@ -61,10 +70,28 @@ class MessageBar(QFrame):
         self.show()
 
 
+EDITORS = (QLineEdit, QAbstractSpinBox, QAbstractItemView, QComboBox, QTextEdit)
+"""Widgets that take plain keys for themselves: no one-key shortcut fires while one has the focus."""
+
+
+class KeysToEditors(QObject):
+    """Keeps one-key shortcuts (R, T, Space, Delete, ...) from firing while an editor has
+    the focus: the editor gets the key (Delete deletes text, R types an R)."""
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
+        if event.type() == QEvent.ShortcutOverride and isinstance(QApplication.focusWidget(), EDITORS):
+            if not event.modifiers() & (Qt.ControlModifier | Qt.AltModifier | Qt.MetaModifier) \
+                    and not Qt.Key_F1 <= event.key() <= Qt.Key_F35 and event.key() != Qt.Key_Escape:
+                event.accept()  # the editor wants it: the shortcut stands aside
+        return False
+
+
 class MainWindow(QMainWindow):
-    def __init__(self, world, path=None, settings: QSettings | None = None):
+    def __init__(self, world, path=None, settings: QSettings | None = None, student: bool = False):
         super().__init__()
         self.settings = settings or QSettings("classroom-sim", "classroom-sim")
+        self.student = False
+        self.start_world = copy.deepcopy(world)  # the scene as loaded: each lesson step starts from it
         self.bridge = SimulationBridge(world, self)
         self.path = Path(path) if path else None
         self.canvas = Canvas(self.bridge)
@@ -79,8 +106,15 @@ class MainWindow(QMainWindow):
         self.docks: list = []
         self.world_panel = WorldPanel(self.bridge)
         self.inspector = Inspector(self.bridge)
-        self._dock("World", self.world_panel)
-        self._dock("Selected body", self.inspector)
+        world_dock = self._dock("World", self.world_panel)
+        self.inspector_dock = self._dock("Selected body", self.inspector)
+        self.tabifyDockWidget(world_dock, self.inspector_dock)  # one column, full height each
+        world_dock.raise_()
+        self.lesson_panel = LessonPanel(self.bridge)
+        self.lesson_dock = self._dock("Lesson", self.lesson_panel, Qt.LeftDockWidgetArea)
+        self.lesson_dock.widget().setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.lesson_dock.setMinimumWidth(360)
+        self.lesson_panel.marker.connect(self.canvas.set_marker)
 
         self._build_actions()
         self._build_toolbar()
@@ -92,18 +126,23 @@ class MainWindow(QMainWindow):
         self.bridge.refused.connect(self._refused)
         self.bridge.failed.connect(self.messages.say)
         self.bridge.replaced.connect(self._replaced)
-        self.canvas.selected.connect(lambda name: self.inspector.set_body(name, self.bridge.latest))
+        self.canvas.selected.connect(self._selected)
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(250)
         self._status_timer.timeout.connect(self._update_status)
         self._status_timer.start()
         self._set_title(world)
         self.resize(1280, 800)
+        self._show_lesson()
         self._revised(self.bridge.latest)
         self.canvas.setFocus()
+        self._keys = KeysToEditors(self)
+        QApplication.instance().installEventFilter(self._keys)
+        self.set_student_mode(student or bool(self.start_world.lesson and self.start_world.lesson.student))
+        QTimer.singleShot(0, self._size_docks)
 
     # -- building ---------------------------------------------------------------------------
-    def _dock(self, title, widget) -> None:
+    def _dock(self, title, widget, area=Qt.RightDockWidgetArea) -> QDockWidget:
         scroll = QScrollArea()
         scroll.setWidget(widget)
         scroll.setWidgetResizable(True)
@@ -112,8 +151,9 @@ class MainWindow(QMainWindow):
         dock.setObjectName(title)
         dock.setWidget(scroll)
         dock.setFeatures(QDockWidget.DockWidgetMovable | QDockWidget.DockWidgetFloatable)
-        self.addDockWidget(Qt.RightDockWidgetArea, dock)
+        self.addDockWidget(area, dock)
         self.docks.append(dock)
+        return dock
 
     def _action(self, text, slot, shortcut=None, checkable=False, tip=None) -> QAction:
         action = QAction(text, self)
@@ -130,7 +170,10 @@ class MainWindow(QMainWindow):
         d = self.canvas.display
         self.play_action = self._action("Play", self.toggle_play, "Space", tip="Play or pause (Space)")
         self.step_action = self._action("Step", self.step, "Right", tip="Advance one frame, 1/60 s (→)")
-        self.reset_action = self._action("Reset", self.reset, "R", tip="Back to the start of the scene (R)")
+        self.reset_action = self._action("Reset", self.reset, "R",
+                                         tip="Back to the start of the step, or of the scene (R)")
+        self.lesson_start_action = self._action("Back to lesson start", self.back_to_lesson_start,
+                                                tip="Back to the first step of the lesson, as it was opened")
         self.record_action = self._action("Record", self.toggle_record, checkable=True,
                                           tip=f"Record every body {RECORD_RATE:g} times a simulated second")
         self.export_action = self._action("Export CSV…", self.export_csv, "Ctrl+E", tip="Save the recording as CSV")
@@ -150,6 +193,10 @@ class MainWindow(QMainWindow):
         self.names_action = self._action("Names", lambda on: self._show("names", on), "N", True)
         self.projector_action = self._action("Projector mode", self.set_projector, "F5", True,
                                              tip="Larger type, thicker lines, high contrast")
+        self.student_action = self._action("Student mode", lambda: self.set_student_mode(True),
+                                           tip="Lock editing: only the lesson and the time controls work")
+        self.unlock_action = self._action("Leave student mode…", self.unlock,
+                                          tip="The teacher's PIN unlocks editing again")
         self.canvas.key_actions = {
             Qt.Key_Space: self.play_action, Qt.Key_Right: self.step_action, Qt.Key_R: self.reset_action,
             Qt.Key_Delete: self.delete_action, Qt.Key_Backspace: self.delete_action,
@@ -207,7 +254,8 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         file.addAction(self.quit_action)
         sim = menus.addMenu("&Simulation")
-        for action in (self.play_action, self.step_action, self.reset_action, self.record_action):
+        for action in (self.play_action, self.step_action, self.reset_action, self.lesson_start_action,
+                       self.record_action):
             sim.addAction(action)
         sim.addSeparator()
         sim.addAction(self.delete_action)
@@ -219,6 +267,9 @@ class MainWindow(QMainWindow):
             view.addAction(action)
         view.addSeparator()
         view.addAction(self.projector_action)
+        teacher = menus.addMenu("&Teacher")
+        teacher.addAction(self.student_action)
+        teacher.addAction(self.unlock_action)
         self._fill_recent()
 
     def _build_status(self) -> None:
@@ -239,8 +290,47 @@ class MainWindow(QMainWindow):
         self.bridge.watch(self.bridge.simulation.step_once(), lambda ok: self._update_play())
 
     def reset(self) -> None:
+        """In a lesson, back to the start of the current step. In a free scene, back to its
+        start; live edits are not thrown away without asking."""
         self.canvas.trails.clear()
-        self.bridge.watch(self.bridge.simulation.reset())
+        if self.lesson_panel.lesson is not None and self.lesson_panel.lesson.steps:
+            self.lesson_panel.enter_step(self.lesson_panel.step)
+            return
+        if self.bridge.edited_since_start:
+            choice = self.ask_keep_edits()
+            if choice == "cancel":
+                return
+            if choice == "keep":
+                self.bridge.keep_as_start()
+                self.statusBar().showMessage("Kept the current state as the new start", 5000)
+                return
+        self.bridge.reset()
+
+    def ask_keep_edits(self) -> str:
+        """Ask whether live edits become the new start: "keep", "discard" or "cancel"."""
+        box = QMessageBox(QMessageBox.Question, "Reset", "The scene was changed since it started.\n\n"
+                          "Keep the current state as the new start?", parent=self)
+        keep = box.addButton("Keep as new start", QMessageBox.AcceptRole)
+        discard = box.addButton("Discard changes and reset", QMessageBox.DestructiveRole)
+        box.addButton(QMessageBox.Cancel)
+        box.setDefaultButton(keep)
+        box.exec()
+        return {keep: "keep", discard: "discard"}.get(box.clickedButton(), "cancel")
+
+    def back_to_lesson_start(self) -> None:
+        """The lesson's first step, as the lesson was opened."""
+        self.canvas.trails.clear()
+        if self.lesson_panel.lesson is not None and self.lesson_panel.lesson.steps:
+            self.lesson_panel.enter_step(0)
+        else:
+            self.bridge.reset()
+
+    def _show_lesson(self) -> None:
+        """The lesson dock shows whenever the open scene has a lesson."""
+        lesson = self.start_world.lesson
+        self.lesson_dock.setVisible(lesson is not None)
+        self.lesson_start_action.setEnabled(lesson is not None and bool(lesson.steps))
+        self.lesson_panel.set_lesson(self.start_world)
 
     def set_time_scale(self, scale: float) -> None:
         self.bridge.simulation.time_scale = scale
@@ -295,7 +385,12 @@ class MainWindow(QMainWindow):
             return False
         self.path = Path(path)
         self.record_action.setChecked(False)
+        self.start_world = copy.deepcopy(world)
         self.bridge.replace(world)
+        self._show_lesson()
+        if world.lesson is not None and world.lesson.student:
+            self.set_student_mode(True)
+        self._size_docks()
         self._remember(path)
         self._set_title(world)
         return True
@@ -343,7 +438,7 @@ class MainWindow(QMainWindow):
 
     # -- bodies and view -------------------------------------------------------------------------
     def delete_selected(self) -> None:
-        if self.canvas.selection is not None:
+        if self.canvas.selection is not None and not self.student:
             self.bridge.send(commands.RemoveBody(self.canvas.selection))
 
     def _show(self, what: str, on: bool) -> None:
@@ -363,9 +458,21 @@ class MainWindow(QMainWindow):
         font.setPointSizeF(14.0 if on else QFont().pointSizeF())
         for widget in (self.world_panel, self.inspector, self.toolbar, self.statusBar()):
             widget.setFont(font)
+        self.lesson_panel.set_fonts(bool(on))
         self.projector_action.setChecked(bool(on))
         # wider panels for the larger type (the canvas keeps the rest)
-        self.resizeDocks(self.docks, [int(self.width() * (0.36 if on else 0.26))] * len(self.docks), Qt.Horizontal)
+        self._size_docks()
+
+    def _size_docks(self) -> None:
+        """Share the width: the lesson panel, the canvas, the world panel and inspector."""
+        on = self.canvas.display.projector
+        if self.lesson_dock.isVisible():
+            lesson, side = (0.32, 0.3) if on else (0.29, 0.26)
+        else:
+            lesson, side = 0.0, (0.36 if on else 0.26)
+        shown = [d for d in self.docks if not d.isHidden()]
+        self.resizeDocks(shown, [max(1, int(self.width() * (lesson if d is self.lesson_dock else side)))
+                                 for d in shown], Qt.Horizontal)
         QTimer.singleShot(0, self.canvas.fit)  # once the docks have their new width
 
     # -- updates from the physics thread -------------------------------------------------------------
@@ -382,10 +489,63 @@ class MainWindow(QMainWindow):
         self.world_panel.refresh(snap, force=True)
         self.inspector.refresh(snap, force=True)
 
+    def _selected(self, name) -> None:
+        self.inspector.set_body(name, self.bridge.latest)
+        if name is not None:
+            self.inspector_dock.raise_()
+
     def _replaced(self, snap) -> None:
         self.inspector.set_body(None, None)
         self._revised(snap)
         self._update_play()
+
+    # -- student mode ------------------------------------------------------------------------------
+    EDITING = ("open_action", "save_action", "export_action", "png_action", "delete_action", "record_action",
+               "student_action")
+    """The actions student mode switches off (besides the panels and the canvas's editing)."""
+
+    def set_student_mode(self, on: bool) -> None:
+        """Student mode: only the lesson panel and the time controls work; the world panel and
+        inspector, editing bodies on the canvas, opening and saving files are hidden or off."""
+        self.student = bool(on)
+        for name in self.EDITING:
+            getattr(self, name).setEnabled(not on)
+        self.recent_menu.setEnabled(not on and bool(self._recent()))
+        for dock in self.docks:
+            if dock is not self.lesson_dock:
+                dock.setVisible(not on)
+        self.canvas.editable = not on
+        self.lesson_panel.export_button.setEnabled(not on)
+        self.unlock_action.setEnabled(on)
+        self.unlock_action.setVisible(on)
+        self.student_action.setVisible(not on)
+        if on:
+            self.canvas.select(None)
+        self._size_docks()
+        self._set_title_suffix()
+
+    def unlock(self) -> None:
+        """Ask for the teacher's PIN and leave student mode if it is right."""
+        if not has_pin(self.settings):
+            self.messages.say("No teacher's PIN is set on this computer. Set one in a terminal with "
+                              "'classroom-sim set-pin', then unlock here.")
+            return
+        dialog = PinDialog(self)
+        if dialog.exec() == PinDialog.Accepted:
+            self.unlock_with(dialog.entry.text())
+
+    def unlock_with(self, pin: str) -> bool:
+        """Leave student mode if ``pin`` is the teacher's; say so if not."""
+        if check_pin(pin, self.settings.value(PIN_KEY, "")):
+            self.set_student_mode(False)
+            self.statusBar().showMessage("Student mode is off: editing is unlocked", 5000)
+            return True
+        self.messages.say("That is not the teacher's PIN: student mode stays on.")
+        return False
+
+    def _set_title_suffix(self) -> None:
+        title = self.windowTitle().removesuffix(" (student mode)")
+        self.setWindowTitle(title + (" (student mode)" if self.student else ""))
 
     def _update_status(self) -> None:
         snap = self.bridge.latest
@@ -401,8 +561,10 @@ class MainWindow(QMainWindow):
     def _set_title(self, world) -> None:
         title = (world.lesson.title if world.lesson else "") or (self.path.stem if self.path else "")
         self.setWindowTitle(f"{title} — classroom-sim" if title else "classroom-sim")
+        self._set_title_suffix()
 
     def closeEvent(self, event) -> None:
+        QApplication.instance().removeEventFilter(self._keys)
         self._status_timer.stop()
         self.bridge.close()
         super().closeEvent(event)

@@ -1,0 +1,496 @@
+"""Lesson panel: the open lesson's title and summary, its steps (Back / Next), the
+step's text (Markdown), the step's controls as sliders bound live, and
+predict-run-compare with a table of the session's predictions.
+
+The panel keeps the lesson's start (the World as loaded, never the running one)
+and builds each step's World from it with `Lesson.prepare`; the bridge runs it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QDoubleValidator, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QFormLayout,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from classroom_sim import commands, read_param, write_atomically
+
+from ..widgets import SliderField
+
+UNITS = {"gravity.x": "m/s²", "gravity.y": "m/s²", "restitution": "", "wall_restitution": "", "mass": "kg",
+         "radius": "m", "position.x": "m", "position.y": "m", "velocity.x": "m/s", "velocity.y": "m/s",
+         "speed": "m/s", "angle": "°"}
+"""The unit of each kind of parameter path (its last part or two)."""
+
+MOTION = (".position.x", ".position.y", ".velocity.x", ".velocity.y", ".speed", ".angle")
+"""The parameter paths that change as the body moves."""
+
+RIGHT, WRONG = "#1a7f37", "#c01c28"
+"""Colours of a result within the tolerance and outside it (always with a word as well)."""
+
+
+def param_unit(param: str) -> str:
+    for tail, unit in UNITS.items():
+        if param.endswith("." + tail):
+            return unit
+    return ""
+
+
+def _number(value: float) -> str:
+    """A measured or typed number as a teacher writes it: 4 significant figures."""
+    if not math.isfinite(value):
+        return str(value)
+    return f"{value:.4g}" if abs(value) >= 1e-3 or value == 0 else f"{value:.3e}"
+
+
+class _Text(QTextBrowser):
+    """Markdown that never fetches anything: no images, no remote or local files."""
+
+    def loadResource(self, kind, url):  # noqa: N802 (Qt's name)
+        return None
+
+
+@dataclass(frozen=True)
+class Row:
+    """One prediction of the session."""
+
+    clock: str
+    step: str
+    question: str
+    predicted: float | None
+    measured: float
+    unit: str
+    within: bool | None
+
+
+class PredictionsModel(QAbstractTableModel):
+    """The session's predictions, one row each, newest last."""
+
+    HEADERS = ("Time", "Step", "Question", "Prediction", "Measured", "Unit", "Difference", "Within tolerance")
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: list[Row] = []
+
+    def rowCount(self, parent=QModelIndex()):  # noqa: N802
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()):  # noqa: N802
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):  # noqa: N802
+        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
+            return self.HEADERS[section]
+        return None
+
+    def cells(self, row: Row) -> list:
+        difference = "" if row.predicted is None else _number(row.predicted - row.measured)
+        within = "" if row.within is None else ("yes" if row.within else "no")
+        return [row.clock, row.step, row.question, "" if row.predicted is None else _number(row.predicted),
+                _number(row.measured), row.unit, difference, within]
+
+    def data(self, index, role=Qt.DisplayRole):
+        if not index.isValid():
+            return None
+        if role in (Qt.DisplayRole, Qt.ToolTipRole):
+            return self.cells(self.rows[index.row()])[index.column()]
+        return None
+
+    def add(self, row: Row) -> None:
+        self.beginInsertRows(QModelIndex(), len(self.rows), len(self.rows))
+        self.rows.append(row)
+        self.endInsertRows()
+
+    def csv_text(self) -> str:
+        """The table as CSV, full precision for the numbers."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["time", "step", "question", "prediction", "measured", "unit", "difference", "within_tolerance"])
+        for r in self.rows:
+            writer.writerow([r.clock, r.step, r.question, "" if r.predicted is None else repr(r.predicted),
+                             repr(r.measured), r.unit, "" if r.predicted is None else repr(r.predicted - r.measured),
+                             "" if r.within is None else ("yes" if r.within else "no")])
+        return out.getvalue()
+
+
+class LessonPanel(QWidget):
+    """The lesson panel. ``marker`` emits ((x, y), text) where a prediction's event
+    happened, or None to take the marker away."""
+
+    marker = Signal(object)
+    entered = Signal(int)
+    """A step was entered (its index)."""
+
+    def __init__(self, bridge, parent=None):
+        super().__init__(parent)
+        self.bridge = bridge
+        self.start = None  # the World as loaded: each step is prepared from a copy of it
+        self.lesson = None
+        self.step = 0
+        self.values: dict = {}  # parameter path -> the value its control shows now
+        self.fields: dict = {}  # parameter path -> SliderField of the step
+        self.last_measurement = None
+        self._run = None  # the Future of the run in progress
+        self.entering = None
+        """The Future of the last step entered: done once the canvas can show the step."""
+        self.model = PredictionsModel(self)
+
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        self.title.setTextFormat(Qt.PlainText)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.PlainText)
+        self.audience = QLabel()
+        self.audience.setTextFormat(Qt.PlainText)
+        self.audience.setStyleSheet("color: #555;")
+
+        self.back = QPushButton("◀ Back")
+        self.back.setToolTip("The step before")
+        self.back.clicked.connect(self.previous_step)
+        self.next = QPushButton("Next ▶")
+        self.next.setToolTip("The next step")
+        self.next.clicked.connect(self.next_step)
+        self.counter = QLabel()
+        self.counter.setAlignment(Qt.AlignCenter)
+        nav = QHBoxLayout()
+        nav.addWidget(self.back)
+        nav.addWidget(self.counter, 1)
+        nav.addWidget(self.next)
+
+        self.step_title = QLabel()
+        self.step_title.setWordWrap(True)
+        self.step_title.setTextFormat(Qt.PlainText)
+        self.text = _Text()
+        self.text.setOpenLinks(False)
+        self.text.setOpenExternalLinks(False)
+        self.text.setFrameShape(QFrame.NoFrame)
+        self.text.setFocusPolicy(Qt.NoFocus)
+        self.text.setVerticalScrollBarPolicy(Qt.ScrollBarAsNeeded)
+
+        self.controls_box = QGroupBox("Change it")
+        self.controls_form = QFormLayout(self.controls_box)
+        self.controls_form.setRowWrapPolicy(QFormLayout.WrapAllRows)
+
+        self.predict_box = QGroupBox("Predict")
+        self.question = QLabel()
+        self.question.setWordWrap(True)
+        self.question.setTextFormat(Qt.PlainText)
+        self.prediction_entry = QLineEdit()
+        self.prediction_entry.setPlaceholderText("your prediction")
+        validator = QDoubleValidator(self)
+        validator.setNotation(QDoubleValidator.StandardNotation)
+        self.prediction_entry.setValidator(validator)
+        self.prediction_entry.returnPressed.connect(self.run_prediction)
+        self.unit = QLabel()
+        self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Start the step and play it until the moment to measure")
+        self.run_button.clicked.connect(self.run_prediction)
+        entry = QHBoxLayout()
+        entry.addWidget(self.prediction_entry, 1)
+        entry.addWidget(self.unit)
+        entry.addWidget(self.run_button)
+        self.result = QLabel()
+        self.result.setWordWrap(True)
+        self.result.setTextFormat(Qt.PlainText)
+        self.verdict = QLabel()
+        self.verdict.setTextFormat(Qt.PlainText)
+        box = QVBoxLayout(self.predict_box)
+        box.addWidget(self.question)
+        box.addLayout(entry)
+        box.addWidget(self.verdict)
+        box.addWidget(self.result)
+
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.verticalHeader().hide()
+        self.table.setMinimumHeight(110)
+        self.export_button = QPushButton("Export predictions as CSV…")
+        self.export_button.clicked.connect(self.export_csv)
+        self.table_box = QGroupBox("This session's predictions")
+        tcol = QVBoxLayout(self.table_box)
+        tcol.addWidget(self.table)
+        tcol.addWidget(self.export_button)
+
+        col = QVBoxLayout(self)
+        col.addWidget(self.title)
+        col.addWidget(self.summary)
+        col.addWidget(self.audience)
+        col.addLayout(nav)
+        col.addWidget(self.step_title)
+        col.addWidget(self.text)
+        col.addWidget(self.controls_box)
+        col.addWidget(self.predict_box)
+        col.addWidget(self.table_box, 1)
+        self.bridge.revised.connect(self._revised)
+        self.set_fonts(projector=False)
+
+    # -- the lesson ---------------------------------------------------------------------------------
+    def set_fonts(self, projector: bool) -> None:
+        """Type sizes: larger for projector mode."""
+        base = QFont(self.font())
+        size = 15.0 if projector else max(QFont().pointSizeF(), 10.0)
+        base.setPointSizeF(size)
+        self.setFont(base)
+        for label, factor in ((self.title, 1.45), (self.step_title, 1.2), (self.verdict, 1.3)):
+            f = QFont(base)
+            f.setPointSizeF(size * factor)
+            f.setBold(True)
+            label.setFont(f)
+        self.text.document().setDefaultFont(base)
+        self._show_text()
+
+    def set_lesson(self, start) -> None:
+        """Show the lesson of ``start`` (a World as loaded, kept unchanged) and enter its first
+        step; a scene without a lesson shows nothing."""
+        self.start = start
+        self.lesson = start.lesson if start is not None else None
+        self.marker.emit(None)
+        if self.lesson is None:
+            return
+        self.title.setText(self.lesson.title)
+        self.summary.setText(self.lesson.summary)
+        self.summary.setVisible(bool(self.lesson.summary))
+        self.audience.setText(f"For {self.lesson.audience}" if self.lesson.audience else "")
+        self.audience.setVisible(bool(self.lesson.audience))
+        if self.lesson.steps:
+            self.enter_step(0)
+        else:
+            self._show_step_parts(None)
+            self._build_controls(self.lesson.controls, self.start.snapshot())
+
+    def enter_step(self, k: int) -> None:
+        """Back to the lesson's start, the step's setup applied, paused; the controls show the result."""
+        if self.lesson is None or not self.lesson.steps:
+            return
+        k = min(max(int(k), 0), len(self.lesson.steps) - 1)
+        self.step = k
+        world = self.lesson.prepare(self.start, k)
+        snap = world.snapshot()
+        self.values = {c.param: read_param(snap, c.param) for c in self.lesson.controls}
+        self._cancel_run()
+        self.entering = self.bridge.restart(world)
+        self.marker.emit(None)
+        self._show_step_parts(k)
+        self._build_controls(self.lesson.step_controls(k), snap)
+        self.entered.emit(k)
+
+    def next_step(self) -> None:
+        if self.lesson is not None and self.step + 1 < len(self.lesson.steps):
+            self.enter_step(self.step + 1)
+
+    def previous_step(self) -> None:
+        if self.lesson is not None and self.step > 0:
+            self.enter_step(self.step - 1)
+
+    def _show_step_parts(self, k) -> None:
+        steps = self.lesson.steps
+        has = k is not None
+        self.counter.setText(f"Step {k + 1} of {len(steps)}" if has else "")
+        self.back.setEnabled(has and k > 0)
+        self.next.setEnabled(has and k + 1 < len(steps))
+        for w in (self.back, self.next, self.counter, self.step_title, self.text):
+            w.setVisible(has)
+        step = steps[k] if has else None
+        self.step_title.setText(step.title if has else "")
+        self._show_text()
+        predict = step.predict if has else None
+        self.predict_box.setVisible(predict is not None)
+        self.result.clear()
+        self.verdict.clear()
+        self.verdict.setStyleSheet("")
+        if predict is not None:
+            self.question.setText(predict.question)
+            self.unit.setText(predict.unit)
+            self.prediction_entry.clear()
+            self.run_button.setEnabled(True)
+
+    def _show_text(self) -> None:
+        if self.lesson is None or not self.lesson.steps:
+            self.text.clear()
+            return
+        self.text.setMarkdown(self.lesson.steps[self.step].text)
+        self._fit_text()
+
+    def _fit_text(self) -> None:
+        """The step's text as tall as it needs (up to a limit), so that nothing below it moves far."""
+        doc = self.text.document()
+        doc.setTextWidth(max(self.text.viewport().width(), 200))
+        self.text.setFixedHeight(int(min(doc.size().height() + 12, 460)))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_text()
+
+    def _build_controls(self, controls, snap) -> None:
+        while self.controls_form.rowCount():
+            self.controls_form.removeRow(0)
+        self.fields = {}
+        for c in controls:
+            unit = param_unit(c.param)
+            decimals = _decimals(c)
+            field = SliderField(c.min, c.max, decimals=decimals, suffix=unit)
+            if c.step is not None:
+                field.field.setSingleStep(c.step)
+            field.setToolTip(f"{c.label}: from {_number(c.min)} to {_number(c.max)} {unit}".rstrip())
+            field.display(self.values.get(c.param, read_param(snap, c.param)), force=True)
+            field.edited.connect(lambda value, c=c: self.set_control(c.label, value))
+            label = QLabel(c.label)
+            label.setTextFormat(Qt.PlainText)
+            label.setWordWrap(True)
+            self.controls_form.addRow(label, field)
+            self.fields[c.param] = field
+        self.controls_box.setVisible(bool(controls))
+
+    def set_control(self, label: str, value: float) -> None:
+        """A student moved a control: held within its range, sent to the running World at once."""
+        c = self.lesson.control(label)
+        value = c.clamp(value)
+        if c.step is not None:
+            value = min(max(c.min + round((value - c.min) / c.step) * c.step, c.min), c.max)
+            value = float(f"{value:.12g}")
+        self.values[c.param] = value
+        field = self.fields.get(c.param)
+        if field is not None:
+            field.display(value, force=True)
+        self.bridge.send(commands.SetParameter(c.param, value))
+
+    def _revised(self, snap) -> None:
+        """An edit reached the World (a control, or another panel): show the true values of
+        the settings. A position or a velocity control keeps showing what the class set: the
+        body moves on from there."""
+        if self.lesson is None:
+            return
+        for param, field in self.fields.items():
+            if param.endswith(MOTION):
+                continue
+            try:
+                value = read_param(snap, param)
+            except ValueError:  # the body was removed
+                field.setEnabled(False)
+                continue
+            self.values[param] = value
+            field.display(value)
+
+    # -- predict, run, compare ---------------------------------------------------------------------------
+    def run_prediction(self) -> None:
+        """Enter the step with every control's current value and play until the event."""
+        if self.lesson is None or not self.lesson.steps:
+            return
+        predict = self.lesson.steps[self.step].predict
+        if predict is None:
+            return
+        try:
+            world = self.lesson.prepare(self.start, self.step, self.values)
+        except commands.CommandError as exc:
+            self._say(f"Cannot start the run: {exc}")
+            return
+        self._cancel_run()
+        self.marker.emit(None)
+        self.bridge.restart(world)
+        self.result.clear()
+        self.verdict.setStyleSheet("")
+        self.verdict.setText("Running…")
+        self.run_button.setEnabled(False)
+        step = self.step
+        self._run = future = self.bridge.run_until(predict.body, predict.event, predict.at,
+                                                   done=lambda ok: self._finished(future, step, ok))
+
+    def _cancel_run(self) -> None:
+        self._run = None
+        self.run_button.setEnabled(True)
+
+    def _finished(self, future, step: int, ok: bool) -> None:
+        if future is not self._run:
+            return  # a run the class has since left
+        self._run = None
+        self.run_button.setEnabled(True)
+        if not ok:
+            self.verdict.setText("")
+            self._say(str(future.exception()))
+            return
+        m = future.result()
+        self.last_measurement = m
+        predict = self.lesson.steps[step].predict
+        measured = m.value(predict.quantity)
+        text = self.prediction_entry.text().strip().replace(",", ".")
+        predicted = float(text) if text and _is_number(text) else None
+        within = None if predicted is None else predict.within(predicted, measured)
+        self.marker.emit((m.position, f"{_number(measured)} {predict.unit}"))
+        lines = [f"Measured: {_number(measured)} {predict.unit}   (at t = {m.time:.3f} s)"]
+        if predicted is None:
+            self.verdict.setText("Measured")
+            self.verdict.setStyleSheet("")
+        else:
+            diff = predicted - measured
+            share = f" ({100 * diff / measured:+.1f}%)" if measured else ""
+            lines.insert(0, f"Your prediction: {_number(predicted)} {predict.unit}")
+            lines.append(f"Difference: {_number(diff)} {predict.unit}{share}")
+            lines.append(f"Tolerance: within {100 * predict.tolerance:g}%")
+            self.verdict.setText("✔ Right: within the tolerance" if within else "✘ Not quite: outside the tolerance")
+            self.verdict.setStyleSheet(f"color: {RIGHT if within else WRONG};")
+        self.result.setText("\n".join(lines))
+        self.model.add(Row(time.strftime("%H:%M:%S"), f"{step + 1}. {self.lesson.steps[step].title}",
+                           predict.question, predicted, measured, predict.unit, within))
+        self.table.scrollToBottom()
+
+    def _say(self, text: str) -> None:
+        self.result.setText(text)
+
+    # -- the predictions table ---------------------------------------------------------------------------
+    def export_csv(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Export the predictions as CSV", "predictions.csv",
+                                              "CSV (*.csv)")
+        if path:
+            self.export_csv_to(path)
+
+    def export_csv_to(self, path) -> Path:
+        """Write the predictions table to ``path`` (``.csv`` added if missing), whole or not at all."""
+        path = Path(path)
+        if path.suffix.lower() != ".csv":
+            path = path.with_name(path.name + ".csv")
+        text = self.model.csv_text()
+        try:
+            write_atomically(path, lambda f: f.write(text))
+        except OSError as exc:
+            self._say(f"{path}: cannot save: {exc.strerror or exc}")
+            raise
+        return path
+
+
+def _decimals(control) -> int:
+    """Enough decimals to show the control's step (or a hundredth of its range)."""
+    step = control.step if control.step is not None else (control.max - control.min) / 100.0
+    text = f"{step:.6g}"
+    return min(len(text.split(".")[1]), 6) if "." in text and "e" not in text else (0 if step >= 1 else 3)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
