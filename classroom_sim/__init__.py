@@ -9,6 +9,7 @@ from . import commands
 from .accelerations import Acceleration, ConstantAcceleration
 from .body import Body
 from .recording import Recorder, Recording, read_csv
+from .cli import default_lesson, lesson_files
 from .commands import CommandError
 from .events import Answer, EventError, Measurement, Watch, answer_key, run_until
 from .files import write_atomically
@@ -42,7 +43,9 @@ __all__ = [
     "World",
     "answer_key",
     "commands",
+    "default_lesson",
     "dumps_scene",
+    "lesson_files",
     "load_scene",
     "loads_scene",
     "read_csv",

@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from classroom_sim import SceneError, commands, load_scene
-from classroom_sim.files import write_atomically
+from classroom_sim import SceneError, commands, lesson_files, load_scene, write_atomically
 
+from .browser import LessonBrowser
 from .bridge import SimulationBridge
 from .canvas import Canvas
 from .panels.inspector import Inspector
@@ -178,6 +178,8 @@ class MainWindow(QMainWindow):
                                           tip=f"Record every body {RECORD_RATE:g} times a simulated second")
         self.export_action = self._action("Export CSV…", self.export_csv, "Ctrl+E", tip="Save the recording as CSV")
         self.png_action = self._action("Save picture…", self.save_png, "Ctrl+P", tip="Save the canvas as a PNG")
+        self.lessons_action = self._action("Lessons…", self.open_browser, "Ctrl+L",
+                                           tip="Choose a lesson: by topic, your own, or recent (Ctrl+L)")
         self.open_action = self._action("Open scene…", self.open_scene, QKeySequence.Open)
         self.save_action = self._action("Save scene as…", self.save_scene, QKeySequence.SaveAs)
         self.quit_action = self._action("Quit", self.close, QKeySequence.Quit)
@@ -245,6 +247,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         menus = self.menuBar()
         file = menus.addMenu("&File")
+        file.addAction(self.lessons_action)
         file.addAction(self.open_action)
         self.recent_menu = file.addMenu("Open recent")
         file.addAction(self.save_action)
@@ -370,6 +373,20 @@ class MainWindow(QMainWindow):
             return False
         self.statusBar().showMessage(f"Saved {path}", 5000)
         return True
+
+    def make_browser(self) -> LessonBrowser:
+        """The lesson browser, over this window."""
+        browser = LessonBrowser(lesson_files(), self.settings, self._recent(), self)
+        browser.set_projector(self.canvas.display.projector)
+        return browser
+
+    def open_browser(self) -> None:
+        """File › Lessons (Ctrl+L), and the start page: open the lesson chosen."""
+        if self.student:
+            return
+        browser = self.make_browser()
+        if browser.exec() == LessonBrowser.Accepted and browser.path:
+            self.open_scene_file(browser.path)
 
     def open_scene(self) -> None:
         folder = str(self.path.parent) if self.path else ""
@@ -500,7 +517,7 @@ class MainWindow(QMainWindow):
         self._update_play()
 
     # -- student mode ------------------------------------------------------------------------------
-    EDITING = ("open_action", "save_action", "export_action", "png_action", "delete_action", "record_action",
+    EDITING = ("lessons_action", "open_action", "save_action", "export_action", "png_action", "delete_action", "record_action",
                "student_action")
     """The actions student mode switches off (besides the panels and the canvas's editing)."""
 
