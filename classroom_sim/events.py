@@ -215,11 +215,7 @@ class Watch:
             if self.event == "apex":
                 u = np.array([u[0], 0.0])  # the apex is where vy is zero
             return self._measure(world, i, q, u)
-        if tiny:
-            if self.event == "apex" and v[1] > 0.0 >= world._vel[i][1]:
-                return self._measure(world, i, world._pos[i], world._vel[i])
-            return None
-        return False
+        return None if tiny else False
 
     def _predict(self, world, i, p, v, a, span):
         """The time (s, from now, within ``span``) at which the event would happen if the body
