@@ -5,10 +5,11 @@ picture of the scene. File › Lessons (Ctrl+L) opens it; it is also the start p
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
-from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtGui import QColor, QFont, QIcon, QPixmap
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor, QFont, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -28,6 +29,8 @@ from classroom_sim import SceneError, load_scene
 
 THUMBNAIL = (180, 110)
 """Pixels of a lesson's picture in the browser."""
+TEXT = Qt.UserRole + 1
+"""Item data: a lesson's title, summary and audience as plain text."""
 FOLDER_KEY = "lessons/folder"
 START_KEY = "lessons/show_at_start"
 
@@ -40,17 +43,39 @@ def thumbnail(path: Path, world) -> QPixmap:
     if key not in _thumbnails:
         from .bridge import SimulationBridge
         from .canvas import Canvas
+        from .view import scene_extent
 
         bridge = SimulationBridge(world, start=False)
         try:
             canvas = Canvas(bridge)
-            canvas.display.names = False
+            canvas.display.names = canvas.display.velocity = canvas.display.labels = False
             canvas.resize(*THUMBNAIL)
-            canvas.fit()
+            canvas.view.width, canvas.view.height = THUMBNAIL
+            canvas.view.fit(*scene_extent(bridge.latest), margins=(6, 6, 6, 6))
             _thumbnails[key] = QPixmap.fromImage(canvas.render_image(*THUMBNAIL))
         finally:
             bridge.close()
     return _thumbnails[key]
+
+
+class Card(QWidget):
+    """One lesson in the list: its picture, then its title (bold), summary and audience.
+    Every string from the file is escaped: shown as text, never as markup."""
+
+    def __init__(self, lines, parent=None):
+        super().__init__(parent)
+        self.picture = QLabel()
+        self.picture.setFixedSize(*THUMBNAIL)
+        self.picture.setStyleSheet("border: 1px solid #c0bfbc;")
+        self.text = QLabel("<b style='font-size:large'>" + html.escape(lines[0]) + "</b><br>"
+                           + "<br>".join(html.escape(line) for line in lines[1:]))
+        self.text.setTextFormat(Qt.RichText)
+        self.text.setWordWrap(True)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(4, 4, 4, 4)
+        row.addWidget(self.picture)
+        row.addWidget(self.text, 1)
+        self.setAttribute(Qt.WA_TransparentForMouseEvents)
 
 
 class LessonList(QTreeWidget):
@@ -59,7 +84,6 @@ class LessonList(QTreeWidget):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setHeaderHidden(True)
-        self.setIconSize(QSize(*THUMBNAIL))
         self.setWordWrap(True)
         self.setUniformRowHeights(False)
         self.setIndentation(12)
@@ -73,6 +97,7 @@ class LessonList(QTreeWidget):
         self.clear()
         self._pending.clear()
         topics: dict = {}
+        cards = []
         for path in paths:
             path = Path(path)
             try:
@@ -93,7 +118,7 @@ class LessonList(QTreeWidget):
                 lines.append(f"For {lesson.audience}")
             if lesson and lesson.steps:
                 lines.append(f"{len(lesson.steps)} steps, {len(lesson.predictions)} predictions")
-            item = QTreeWidgetItem(["\n".join(lines)])
+            item = QTreeWidgetItem(["\n".join(lines)])  # (the text a test or a screen reader reads)
             item.setData(0, Qt.UserRole, str(path))
             item.setToolTip(0, str(path))
             font = QFont(self.font())
@@ -113,7 +138,12 @@ class LessonList(QTreeWidget):
                     topics[topic] = head
                 topics[topic].addChild(item)
             self._pending.append((item, path, world))
+            cards.append((item, lines))
         self.expandAll()
+        for item, lines in cards:
+            item.setData(0, TEXT, "\n".join(lines))
+            item.setText(0, "")
+            self.setItemWidget(item, 0, Card(lines))
         self._timer.start()
 
     def _draw_one(self) -> None:
@@ -122,7 +152,7 @@ class LessonList(QTreeWidget):
             return
         item, path, world = self._pending.pop(0)
         try:
-            item.setIcon(0, QIcon(thumbnail(path, world)))
+            self.itemWidget(item, 0).picture.setPixmap(thumbnail(path, world))
         except Exception as exc:  # a scene the canvas cannot draw still lists
             item.setToolTip(0, f"{path}: no picture: {exc}")
 

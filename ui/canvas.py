@@ -228,9 +228,10 @@ class Canvas(QWidget):
         if len(snap):
             self._draw_marks(p, theme, snap, sx, sy, rs)
             self._draw_arrows(p, theme, snap)
-        if grid:
+        if grid and self.display.labels:
             self._draw_grid_labels(p, theme, *grid[1:])
-        self._draw_scale_bar(p, theme)
+        if self.display.labels:
+            self._draw_scale_bar(p, theme)
         if self.marker is not None:
             self._draw_marker(p, theme)
 
@@ -239,11 +240,13 @@ class Canvas(QWidget):
         (x, y), text = self.marker
         mx, my = (float(v) for v in self.view.to_screen(x, y))
         r = 14.0 + 2.0 * theme.outline_px
-        pen = QPen(QColor(theme.selection), 3.0 + theme.outline_px)
-        p.setPen(pen)
         p.setBrush(Qt.NoBrush)
-        p.drawEllipse(QPointF(mx, my), r, r)
-        p.drawPath(_path([mx - 0.6 * r, mx + 0.6 * r, mx, mx], [my, my, my - 0.6 * r, my + 0.6 * r]))
+        cross = _path([mx - 0.6 * r, mx + 0.6 * r, mx, mx], [my, my, my - 0.6 * r, my + 0.6 * r])
+        # dark on a pale halo: it shows on a ball of any colour, and on a washed-out projector
+        for colour, width in ((theme.background, 7.0 + theme.outline_px), (theme.label, 3.0 + theme.outline_px)):
+            p.setPen(QPen(QColor(colour), width))
+            p.drawEllipse(QPointF(mx, my), r, r)
+            p.drawPath(cross)
         font = QFont(p.font())
         font.setPointSizeF(theme.font_pt * 1.4)
         font.setBold(True)
@@ -254,7 +257,7 @@ class Canvas(QWidget):
         top = min(max(my - r - h, 4.0), self.view.height - h - 4.0)
         box = QRectF(left, top, w, h)
         _panel(p, theme, box)
-        p.setPen(QPen(QColor(theme.selection), 2.0))
+        p.setPen(QPen(QColor(theme.label), 2.0))
         p.drawRoundedRect(box, 6.0, 6.0)
         p.setPen(QColor(theme.label))
         p.drawText(box, Qt.AlignCenter, text)

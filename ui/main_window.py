@@ -270,6 +270,11 @@ class MainWindow(QMainWindow):
             view.addAction(action)
         view.addSeparator()
         view.addAction(self.projector_action)
+        view.addSeparator()
+        self.panel_actions = [dock.toggleViewAction() for dock in self.docks]
+        for action in self.panel_actions:
+            action.setText(f"{action.text()} panel")
+            view.addAction(action)
         teacher = menus.addMenu("&Teacher")
         teacher.addAction(self.student_action)
         teacher.addAction(self.unlock_action)
@@ -329,9 +334,13 @@ class MainWindow(QMainWindow):
             self.bridge.reset()
 
     def _show_lesson(self) -> None:
-        """The lesson dock shows whenever the open scene has a lesson."""
+        """The lesson dock shows whenever the open scene has a lesson; the world panel and the
+        inspector then wait in the View menu, so that the canvas keeps its room."""
         lesson = self.start_world.lesson
         self.lesson_dock.setVisible(lesson is not None)
+        for dock in self.docks:
+            if dock is not self.lesson_dock:
+                dock.setVisible(lesson is None and not self.student)
         self.lesson_start_action.setEnabled(lesson is not None and bool(lesson.steps))
         self.lesson_panel.set_lesson(self.start_world)
 
@@ -480,6 +489,11 @@ class MainWindow(QMainWindow):
         # wider panels for the larger type (the canvas keeps the rest)
         self._size_docks()
 
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().width() > 0 and event.oldSize().width() != event.size().width():
+            QTimer.singleShot(0, self._size_docks)  # the panels keep their share; the canvas refits
+
     def _size_docks(self) -> None:
         """Share the width: the lesson panel, the canvas, the world panel and inspector."""
         on = self.canvas.display.projector
@@ -530,7 +544,9 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(not on and bool(self._recent()))
         for dock in self.docks:
             if dock is not self.lesson_dock:
-                dock.setVisible(not on)
+                dock.setVisible(not on and self.start_world.lesson is None)
+        for action in self.panel_actions:
+            action.setEnabled(not on)
         self.canvas.editable = not on
         self.lesson_panel.export_button.setEnabled(not on)
         self.unlock_action.setEnabled(on)

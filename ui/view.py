@@ -106,6 +106,8 @@ class Display:
     trail_seconds: float = 3.0
     names: bool = True
     projector: bool = False
+    labels: bool = True
+    """The grid's metre labels and the scale bar (off for a thumbnail)."""
 
 
 @dataclass(frozen=True)

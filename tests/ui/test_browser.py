@@ -4,7 +4,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 
 from classroom_sim import lesson_files, load_scene
-from ui.browser import FOLDER_KEY, LessonBrowser
+from ui.browser import FOLDER_KEY, TEXT, LessonBrowser
 from ui.main_window import MainWindow
 
 
@@ -34,9 +34,9 @@ def test_every_shipped_lesson_is_listed_under_its_topic_with_a_picture(qtbot, se
     for topic, item in rows:
         lesson = load_scene(item.data(0, Qt.UserRole)).lesson
         assert topic == lesson.topic
-        text = item.text(0)
+        text = item.data(0, TEXT)
         assert lesson.title in text and lesson.summary in text and lesson.audience in text
-        assert not item.icon(0).isNull()
+        assert not browser.shipped.itemWidget(item, 0).picture.pixmap().isNull()
     assert len({t for t, _ in rows}) >= 5
 
 
@@ -66,7 +66,7 @@ def test_a_teachers_folder_lists_good_lessons_and_a_bad_files_error(qtbot, setti
     qtbot.addWidget(browser)
     browser.set_folder(folder)
     assert settings.value(FOLDER_KEY) == str(folder)
-    texts = [item.text(0) for _, item in items(browser.mine)]
+    texts = [item.data(0, TEXT) or item.text(0) for _, item in items(browser.mine)]
     assert any("The Moon against the Earth" in t for t in texts)
     bad = [t for t in texts if "broken.toml" in t]
     assert len(bad) == 1 and "bodies[0]" in bad[0] and "\n" not in bad[0]

@@ -32,7 +32,8 @@ def editing_paths(w):
     """Everything student mode must take away: (what, available now)."""
     docks = [d for d in w.docks if d is not w.lesson_dock]
     return {
-        "world panel and inspector": any(d.isVisibleTo(w) for d in docks),
+        "world panel and inspector": any(d.isVisibleTo(w) for d in docks)
+        or any(a.isEnabled() for a in w.panel_actions),
         "open": w.open_action.isEnabled(), "save": w.save_action.isEnabled(),
         "export": w.export_action.isEnabled(), "picture": w.png_action.isEnabled(),
         "delete": w.delete_action.isEnabled(), "lessons": w.lessons_action.isEnabled(),
@@ -86,7 +87,9 @@ def test_the_teachers_pin_unlocks_and_a_wrong_one_does_not(student_window, setti
     assert w.unlock_with("2468")
     assert not w.student
     assert all(v for what, v in editing_paths(w).items() if what != "recent"), editing_paths(w)
-    assert w.canvas.editable and any(d.isVisibleTo(w) for d in w.docks if d is not w.lesson_dock)
+    assert w.canvas.editable
+    w.inspector_dock.toggleViewAction().trigger()  # the teacher shows the inspector from the View menu
+    assert w.inspector_dock.isVisibleTo(w)
     w.student_action.trigger()
     assert w.student
 
