@@ -55,6 +55,17 @@ def test_every_shipped_lesson_can_be_walked_through(open_window, qtbot, path):
     for k in reversed(range(n - 1)):
         qtbot.mouseClick(panel.back, Qt.LeftButton)
         assert panel.counter.text() == f"Step {k + 1} of {n}"
+    # the first question: typed, run, and the result shown beside the answer key's value
+    k, predict = lesson.predictions[0]
+    panel.enter_step(k)
+    w.set_time_scale(4.0)
+    truth = run_until(lesson.prepare(load_scene(path), k), predict.body, predict.event, predict.at)
+    qtbot.keyClicks(panel.prediction_entry, "1.5")
+    qtbot.mouseClick(panel.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 1, timeout=30000)
+    assert panel.model.rows[0].measured == pytest.approx(truth.value(predict.quantity), rel=1e-9, abs=1e-9)
+    assert panel.model.rows[0].predicted == 1.5 and "Measured" in panel.result.text()
+    assert w.bridge.simulation.latest.time == pytest.approx(panel.last_measurement.world_time, abs=1e-9)
 
 
 def test_entering_a_step_applies_its_setup_to_the_lessons_start(open_window, qtbot):

@@ -156,15 +156,9 @@ class LessonPanel(QWidget):
         """The Future of the last step entered: done once the canvas can show the step."""
         self.model = PredictionsModel(self)
 
-        self.title = QLabel()
-        self.title.setWordWrap(True)
-        self.title.setTextFormat(Qt.PlainText)
-        self.summary = QLabel()
-        self.summary.setWordWrap(True)
-        self.summary.setTextFormat(Qt.PlainText)
-        self.audience = QLabel()
-        self.audience.setTextFormat(Qt.PlainText)
-        self.audience.setWordWrap(True)
+        self.title = _words()
+        self.summary = _words()
+        self.audience = _words()
         self.audience.setStyleSheet("color: #555;")
 
         self.back = QPushButton("◀ Back")
@@ -173,17 +167,14 @@ class LessonPanel(QWidget):
         self.next = QPushButton("Next ▶")
         self.next.setToolTip("The next step")
         self.next.clicked.connect(self.next_step)
-        self.counter = QLabel()
+        self.counter = _words()
         self.counter.setAlignment(Qt.AlignCenter)
-        self.counter.setWordWrap(True)
         nav = QHBoxLayout()
         nav.addWidget(self.back)
         nav.addWidget(self.counter, 1)
         nav.addWidget(self.next)
 
-        self.step_title = QLabel()
-        self.step_title.setWordWrap(True)
-        self.step_title.setTextFormat(Qt.PlainText)
+        self.step_title = _words()
         self.text = _Text()
         self.text.setOpenLinks(False)
         self.text.setOpenExternalLinks(False)
@@ -196,9 +187,7 @@ class LessonPanel(QWidget):
         self.controls_form.setRowWrapPolicy(QFormLayout.WrapAllRows)
 
         self.predict_box = QGroupBox("Predict")
-        self.question = QLabel()
-        self.question.setWordWrap(True)
-        self.question.setTextFormat(Qt.PlainText)
+        self.question = _words()
         self.prediction_entry = QLineEdit()
         self.prediction_entry.setPlaceholderText("your prediction")
         validator = QDoubleValidator(self)
@@ -213,12 +202,8 @@ class LessonPanel(QWidget):
         entry.addWidget(self.prediction_entry, 1)
         entry.addWidget(self.unit)
         entry.addWidget(self.run_button)
-        self.result = QLabel()
-        self.result.setWordWrap(True)
-        self.result.setTextFormat(Qt.PlainText)
-        self.verdict = QLabel()
-        self.verdict.setTextFormat(Qt.PlainText)
-        self.verdict.setWordWrap(True)
+        self.result = _words()
+        self.verdict = _words()
         box = QVBoxLayout(self.predict_box)
         box.addWidget(self.question)
         box.addLayout(entry)
@@ -363,9 +348,7 @@ class LessonPanel(QWidget):
             field.setToolTip(f"{c.label}: from {_number(c.min)} to {_number(c.max)} {unit}".rstrip())
             field.display(self.values.get(c.param, read_param(snap, c.param)), force=True)
             field.edited.connect(lambda value, c=c: self.set_control(c.label, value))
-            label = QLabel(c.label)
-            label.setTextFormat(Qt.PlainText)
-            label.setWordWrap(True)
+            label = _words(f"{c.label}   ({_number(c.min)} to {_number(c.max)})")
             self.controls_form.addRow(label, field)
             self.fields[c.param] = field
         self.controls_box.setVisible(bool(controls))
@@ -491,6 +474,14 @@ def _decimals(control) -> int:
     step = control.step if control.step is not None else (control.max - control.min) / 100.0
     text = f"{step:.6g}"
     return min(len(text.split(".")[1]), 6) if "." in text and "e" not in text else (0 if step >= 1 else 3)
+
+
+def _words(text: str = "") -> QLabel:
+    """A label for text from the lesson file: plain text (never markup), wrapped."""
+    label = QLabel(text)
+    label.setTextFormat(Qt.PlainText)
+    label.setWordWrap(True)
+    return label
 
 
 def _is_number(text: str) -> bool:
