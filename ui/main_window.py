@@ -1,16 +1,15 @@
-"""MainWindow: the canvas, the toolbar (time, recording, export), the world panel and
-the inspector in docks, the status bar, the message bar, menus and recent files."""
+"""MainWindow: the canvas, the toolbar (time, recording, export), the lesson panel, the
+world panel and the inspector in docks, the status bar, the message bar, menus, recent
+files, reset that respects live edits, and the switches of student mode."""
 
 from __future__ import annotations
 
 import copy
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QObject, QSettings, Qt, QTimer
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QAbstractSpinBox,
     QApplication,
     QComboBox,
     QDockWidget,
@@ -19,12 +18,10 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QMainWindow,
     QMessageBox,
     QPushButton,
     QScrollArea,
-    QTextEdit,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -37,8 +34,9 @@ from .bridge import SimulationBridge
 from .canvas import Canvas
 from .panels.inspector import Inspector
 from .panels.lesson import LessonPanel
+from .keys import KeysToEditors
 from .panels.world_panel import WorldPanel
-from .student import PinDialog, check_pin, has_pin, KEY as PIN_KEY
+from .student import StudentLock
 
 TIME_SCALES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
 RECORD_RATE = 100.0
@@ -70,27 +68,11 @@ class MessageBar(QFrame):
         self.show()
 
 
-EDITORS = (QLineEdit, QAbstractSpinBox, QAbstractItemView, QComboBox, QTextEdit)
-"""Widgets that take plain keys for themselves: no one-key shortcut fires while one has the focus."""
-
-
-class KeysToEditors(QObject):
-    """Keeps one-key shortcuts (R, T, Space, Delete, ...) from firing while an editor has
-    the focus: the editor gets the key (Delete deletes text, R types an R)."""
-
-    def eventFilter(self, watched, event) -> bool:  # noqa: N802 (Qt's name)
-        if event.type() == QEvent.ShortcutOverride and isinstance(QApplication.focusWidget(), EDITORS):
-            if not event.modifiers() & (Qt.ControlModifier | Qt.AltModifier | Qt.MetaModifier) \
-                    and not Qt.Key_F1 <= event.key() <= Qt.Key_F35 and event.key() != Qt.Key_Escape:
-                event.accept()  # the editor wants it: the shortcut stands aside
-        return False
-
-
 class MainWindow(QMainWindow):
     def __init__(self, world, path=None, settings: QSettings | None = None, student: bool = False):
         super().__init__()
         self.settings = settings or QSettings("classroom-sim", "classroom-sim")
-        self.student = False
+        self.lock = StudentLock(self)
         self.start_world = copy.deepcopy(world)  # the scene as loaded: each lesson step starts from it
         self.bridge = SimulationBridge(world, self)
         self.path = Path(path) if path else None
@@ -530,51 +512,20 @@ class MainWindow(QMainWindow):
         self._revised(snap)
         self._update_play()
 
-    # -- student mode ------------------------------------------------------------------------------
-    EDITING = ("lessons_action", "open_action", "save_action", "export_action", "png_action", "delete_action", "record_action",
-               "student_action")
-    """The actions student mode switches off (besides the panels and the canvas's editing)."""
+    # -- student mode (see `student.StudentLock`) --------------------------------------------------
+    @property
+    def student(self) -> bool:
+        """Whether student mode is on."""
+        return self.lock.on
 
     def set_student_mode(self, on: bool) -> None:
-        """Student mode: only the lesson panel and the time controls work; the world panel and
-        inspector, editing bodies on the canvas, opening and saving files are hidden or off."""
-        self.student = bool(on)
-        for name in self.EDITING:
-            getattr(self, name).setEnabled(not on)
-        self.recent_menu.setEnabled(not on and bool(self._recent()))
-        for dock in self.docks:
-            if dock is not self.lesson_dock:
-                dock.setVisible(not on and self.start_world.lesson is None)
-        for action in self.panel_actions:
-            action.setEnabled(not on)
-        self.canvas.editable = not on
-        self.lesson_panel.export_button.setEnabled(not on)
-        self.unlock_action.setEnabled(on)
-        self.unlock_action.setVisible(on)
-        self.student_action.setVisible(not on)
-        if on:
-            self.canvas.select(None)
-        self._size_docks()
-        self._set_title_suffix()
+        self.lock.set(on)
 
     def unlock(self) -> None:
-        """Ask for the teacher's PIN and leave student mode if it is right."""
-        if not has_pin(self.settings):
-            self.messages.say("No teacher's PIN is set on this computer. Set one in a terminal with "
-                              "'classroom-sim set-pin', then unlock here.")
-            return
-        dialog = PinDialog(self)
-        if dialog.exec() == PinDialog.Accepted:
-            self.unlock_with(dialog.entry.text())
+        self.lock.unlock()
 
     def unlock_with(self, pin: str) -> bool:
-        """Leave student mode if ``pin`` is the teacher's; say so if not."""
-        if check_pin(pin, self.settings.value(PIN_KEY, "")):
-            self.set_student_mode(False)
-            self.statusBar().showMessage("Student mode is off: editing is unlocked", 5000)
-            return True
-        self.messages.say("That is not the teacher's PIN: student mode stays on.")
-        return False
+        return self.lock.unlock_with(pin)
 
     def _set_title_suffix(self) -> None:
         title = self.windowTitle().removesuffix(" (student mode)")

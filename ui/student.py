@@ -1,5 +1,5 @@
-"""Student mode's lock: the teacher's PIN, kept only as a salted scrypt hash in the
-user's settings, and the dialog that asks for it.
+"""Student mode: what it locks (`StudentLock`), and the teacher's PIN that unlocks it,
+kept only as a salted scrypt hash in the user's settings, with the dialog that asks for it.
 
 ``classroom-sim set-pin`` stores the hash (`store_pin`); the app's
 *Teacher › Leave student mode…* checks a PIN against it (`check_pin`).
@@ -77,3 +77,59 @@ class PinDialog(QDialog):
         col.addWidget(QLabel("Type the teacher's PIN to unlock editing:"))
         col.addWidget(self.entry)
         col.addWidget(buttons)
+
+
+class StudentLock:
+    """Student mode over the main window: only the lesson panel and the time controls work;
+    the world panel and inspector, editing bodies on the canvas, opening and saving files
+    are hidden or off until the teacher's PIN unlocks them."""
+
+    EDITING = ("lessons_action", "open_action", "save_action", "export_action", "png_action", "delete_action",
+               "record_action", "student_action")
+    """The window's actions student mode switches off (besides the panels and the canvas's editing)."""
+
+    def __init__(self, window):
+        self.window = window
+        self.on = False
+
+    def set(self, on: bool) -> None:
+        w = self.window
+        self.on = on = bool(on)
+        for name in self.EDITING:
+            getattr(w, name).setEnabled(not on)
+        w.recent_menu.setEnabled(not on and bool(w._recent()))
+        for dock in w.docks:
+            if dock is not w.lesson_dock:
+                dock.setVisible(not on and w.start_world.lesson is None)
+        for action in w.panel_actions:
+            action.setEnabled(not on)
+        w.canvas.editable = not on
+        w.lesson_panel.export_button.setEnabled(not on)
+        w.unlock_action.setEnabled(on)
+        w.unlock_action.setVisible(on)
+        w.student_action.setVisible(not on)
+        if on:
+            w.canvas.select(None)
+        w._size_docks()
+        w._set_title_suffix()
+
+    def unlock(self) -> None:
+        """Ask for the teacher's PIN and leave student mode if it is right."""
+        w = self.window
+        if not has_pin(w.settings):
+            w.messages.say("No teacher's PIN is set on this computer. Set one in a terminal with "
+                           "'classroom-sim set-pin', then unlock here.")
+            return
+        dialog = PinDialog(w)
+        if dialog.exec() == PinDialog.Accepted:
+            self.unlock_with(dialog.entry.text())
+
+    def unlock_with(self, pin: str) -> bool:
+        """Leave student mode if ``pin`` is the teacher's; say so if not."""
+        w = self.window
+        if check_pin(pin, w.settings.value(KEY, "")):
+            self.set(False)
+            w.statusBar().showMessage("Student mode is off: editing is unlocked", 5000)
+            return True
+        w.messages.say("That is not the teacher's PIN: student mode stays on.")
+        return False
