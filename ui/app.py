@@ -37,9 +37,9 @@ def main(scene_path: str, student: bool = False) -> int:
     window = MainWindow(world, scene_path, student=student)
     window.show()
     window.canvas.fit()
-    from .browser import START_KEY, _true
+    from .browser import shows_at_start
 
-    if not window.student and _true(window.settings.value(START_KEY, True)):
+    if not window.student and shows_at_start(window.settings):
         QTimer.singleShot(0, window.open_browser)  # the start page: the lessons, over the default one
     # Ctrl-C in the terminal closes the window (and so stops the physics thread). Python
     # handles signals only between bytecodes: a timer lets it look now and then.

@@ -250,5 +250,10 @@ class LessonBrowser(QDialog):
         self.setFont(font)
 
 
+def shows_at_start(settings) -> bool:
+    """Whether the browser opens when the app starts (the teacher may turn it off)."""
+    return _true(settings.value(START_KEY, True))
+
+
 def _true(value) -> bool:
     return value if isinstance(value, bool) else str(value).lower() in ("true", "1", "yes")

@@ -139,8 +139,6 @@ class LessonPanel(QWidget):
     happened, or None to take the marker away."""
 
     marker = Signal(object)
-    entered = Signal(int)
-    """A step was entered (its index)."""
 
     def __init__(self, bridge, parent=None):
         super().__init__(parent)
@@ -286,7 +284,6 @@ class LessonPanel(QWidget):
         self.marker.emit(None)
         self._show_step_parts(k)
         self._build_controls(self.lesson.step_controls(k), snap)
-        self.entered.emit(k)
 
     def next_step(self) -> None:
         if self.lesson is not None and self.step + 1 < len(self.lesson.steps):
