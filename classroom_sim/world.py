@@ -356,11 +356,19 @@ class World:
         self.advance_to(self.time + float(dt))
 
     def advance_to(self, time: float) -> None:
-        """Advance to the given simulated time in s, stopping at every sample time on the way.
+        """Advance to the given simulated time in s, stopping at every sample time on the way;
+        ValueError for NaN, an infinity or a time behind the clock (within rounding: none).
 
         A sample time within rounding of ``time`` counts as reached (240 steps of
         1/240 s add up to a hair under 1 s), and the clock then ends on it.
         """
+        if isinstance(time, bool) or not isinstance(time, (int, float, np.integer, np.floating)):
+            raise ValueError(f"time: must be a number of seconds, got {time!r}")
+        time = float(time)
+        if not math.isfinite(time):
+            raise ValueError(f"time: must be finite, got {time!r}")
+        if time < self.time - 1e-12 * max(1.0, abs(self.time)):
+            raise ValueError(f"time: {time!r} s is behind the world's clock, {self.time!r} s")
         reach = time + 1e-12 * max(1.0, abs(time))
         while True:
             due = [s.next_time for s in self._samplers if s.next_time is not None]
