@@ -54,6 +54,7 @@ class MessageBar(QFrame):
         self.setStyleSheet("MessageBar { background: #fde2e1; border: 1px solid #c01c28; border-radius: 4px; }"
                            "QLabel { color: #5c0a0f; }")
         self.label = QLabel()
+        self.label.setTextFormat(Qt.PlainText)  # messages quote the user's names and files: never markup
         self.label.setWordWrap(True)
         close = QPushButton("Dismiss")
         close.clicked.connect(self.hide)

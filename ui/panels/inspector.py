@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -34,6 +34,7 @@ class Inspector(QWidget):
         self.bridge = bridge
         self.body: str | None = None
         self.title = QLabel("Click a body to inspect it")
+        self.title.setTextFormat(Qt.PlainText)  # a body's name is the user's text, never markup
         self.title.setWordWrap(True)
         self._title_font()
 

@@ -192,7 +192,7 @@ class LessonPanel(QWidget):
         validator.setNotation(QDoubleValidator.StandardNotation)
         self.prediction_entry.setValidator(validator)
         self.prediction_entry.returnPressed.connect(self.run_prediction)
-        self.unit = QLabel()
+        self.unit = _words()
         self.run_button = QPushButton("Run")
         self.run_button.setToolTip("Start the step and play it until the moment to measure")
         self.run_button.clicked.connect(self.run_prediction)
