@@ -3,38 +3,81 @@
 numba notices only a change in a cached function's own file, not in the
 functions it calls from other files (stepping calls collisions, which calls
 integrators). So the cache lives in a folder named after a digest of the
-engine's compiled sources: change any of them and everything compiles anew.
-A NUMBA_CACHE_DIR set by the user wins.
+engine's compiled sources: every module that uses `jit` and every module of the
+engine those import, found by reading their imports (`compiled_sources`), so
+that the list can never go stale. Change any of them and everything compiles anew.
+
+numba's cache is pickled code: whoever can write the folder can make the app run
+theirs. The folder is the user's own cache folder, made private (mode 0700)
+and checked to belong to the user before it is used; never a shared temporary
+folder. Where no such folder can be had, functions compile in memory, every
+run. A NUMBA_CACHE_DIR set by the user wins.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
-import tempfile
+import stat
 from pathlib import Path
 
 import numba
 from numba import njit
 
-_SOURCES = ("compiled.py", "integrators.py", "collisions.py", "stepping.py")
+HERE = Path(__file__).parent
+
+
+def compiled_sources(folder: Path = HERE) -> list:
+    """The engine's modules whose code a compiled function may run: those that import
+    ``compiled``, and every module of the package they import, transitively."""
+    imports = {}
+    for path in sorted(folder.glob("*.py")):
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                names.update([node.module.split(".")[0]] if node.module else [a.name for a in node.names])
+        imports[path.stem] = names
+    todo = [name for name, names in imports.items() if "compiled" in names or name == "compiled"]
+    found = set()
+    while todo:
+        name = todo.pop()
+        if name in found or name not in imports:
+            continue
+        found.add(name)
+        todo.extend(imports[name])
+    return [folder / f"{name}.py" for name in sorted(found)]
+
+
+def private_folder(path: Path) -> bool:
+    """Make ``path`` (and its missing parents) a folder only this user can read or write,
+    or check that it is one: a real folder (not a link), owned by this user, closed to
+    others. False if it cannot be had."""
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = path.lstat()
+        if not stat.S_ISDIR(info.st_mode):
+            return False
+        if hasattr(os, "getuid"):
+            if info.st_uid != os.getuid():
+                return False  # another user's folder: its contents cannot be trusted
+            if info.st_mode & 0o077:
+                os.chmod(path, 0o700)  # ours, but open to others: close it
+        return os.access(path, os.W_OK)
+    except OSError:
+        return False
 
 
 def _cache_dir() -> str:
-    here = Path(__file__).parent
+    """The folder for numba's cache, or "" for none (compile in memory)."""
     digest = hashlib.sha256()
-    for name in _SOURCES:
-        digest.update((here / name).read_bytes())
-    leaf = f"numba-{digest.hexdigest()[:16]}"
-    # The user's cache folder, or the temporary one where that cannot be written.
-    for base in (Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "classroom-sim",
-                 Path(tempfile.gettempdir()) / "classroom-sim"):
-        try:
-            (base / leaf).mkdir(parents=True, exist_ok=True)
-            if os.access(base / leaf, os.W_OK):
-                return str(base / leaf)
-        except OSError:
-            continue
+    for path in compiled_sources():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "classroom-sim"
+    if private_folder(base):
+        leaf = base / f"numba-{digest.hexdigest()[:16]}"
+        if private_folder(leaf):
+            return str(leaf)
     return ""
 
 

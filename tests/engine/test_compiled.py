@@ -1,0 +1,60 @@
+"""numba's cache: a private folder of the user's, checked before use; the list of compiled
+sources derived from the imports, so that a stale cache cannot be."""
+
+import os
+import stat
+
+import pytest
+
+from classroom_sim import compiled
+
+
+def test_the_compiled_sources_are_found_from_the_imports(tmp_path):
+    names = {p.name for p in compiled.compiled_sources()}
+    assert {"compiled.py", "stepping.py", "collisions.py", "integrators.py"} <= names
+    assert "cli.py" not in names and "scene.py" not in names
+    (tmp_path / "compiled.py").write_text("import numba\n")
+    (tmp_path / "fast.py").write_text("from .compiled import jit\nfrom . import helper\n")
+    (tmp_path / "helper.py").write_text("from .maths import f\n")
+    (tmp_path / "maths.py").write_text("x = 1\n")
+    (tmp_path / "slow.py").write_text("from .fast import y\n")  # uses compiled code, is not compiled
+    assert [p.name for p in compiled.compiled_sources(tmp_path)] == ["compiled.py", "fast.py", "helper.py",
+                                                                     "maths.py"]
+
+
+def _mode(path):
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX owners and modes")
+def test_the_cache_folder_is_private_and_ours(tmp_path, monkeypatch):
+    fresh = tmp_path / "a" / "b"
+    assert compiled.private_folder(fresh) and _mode(fresh) == 0o700
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    os.chmod(shared, 0o777)
+    assert compiled.private_folder(shared) and _mode(shared) == 0o700  # ours: closed to others
+    link = tmp_path / "link"
+    link.symlink_to(fresh)
+    assert not compiled.private_folder(link)
+    (tmp_path / "file").write_text("")
+    assert not compiled.private_folder(tmp_path / "file")
+    uid = os.getuid()
+    monkeypatch.setattr(os, "getuid", lambda: uid + 1)  # as if another user had made it
+    assert not compiled.private_folder(fresh)
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX owners and modes")
+def test_without_a_safe_user_folder_nothing_is_cached_and_no_temp_folder_is_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = compiled._cache_dir()
+    assert folder.startswith(str(tmp_path / "cache" / "classroom-sim" / "numba-"))
+    assert _mode(tmp_path / "cache" / "classroom-sim") == 0o700 and _mode(tmp_path / "cache" / "classroom-sim" / folder.rsplit("/", 1)[1]) == 0o700
+    blocked = tmp_path / "blocked"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    assert compiled._cache_dir() == ""  # no cache rather than a shared temporary folder
+    uid = os.getuid()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(os, "getuid", lambda: uid + 1)
+    assert compiled._cache_dir() == ""
