@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import time
 from importlib import resources
@@ -18,15 +19,31 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from .events import EventError, answer_key
-from .recording import LAYOUTS, Recorder
+from .files import write_atomically
+from .recording import LAYOUTS, CsvStream, sample_count
 from .scene import SceneError, load_scene
 
 COMMANDS = ("gui", "run", "screenshot", "validate", "lessons", "answers", "set-pin")
 DEFAULT_LESSON = "projectile"
 
 
+MIN_DT = 1e-6
+"""s: the shortest step `run` takes."""
+MAX_STEPS = 1e9
+"""The most steps one `run` takes (more would run for days)."""
+MAX_ROWS = 10_000_000
+"""The most data rows `run` writes unless --max-rows says otherwise (about 1 GB of CSV)."""
+
+
 class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line (no usage block), exit status 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} (see '{self.prog} --help')\n")
 
 
 def lesson_files() -> list[Path]:
@@ -52,6 +69,23 @@ def _positive(what):
     return parse
 
 
+def _step(text):
+    value = _positive("--dt")(text)
+    if value < MIN_DT:
+        raise argparse.ArgumentTypeError(f"--dt must be at least {MIN_DT:g} s, got {text!r}")
+    return value
+
+
+def _count(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--max-rows must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--max-rows must be at least 1, got {text!r}")
+    return value
+
+
 def _at(text):
     try:
         value = float(text)
@@ -70,8 +104,8 @@ def _size(text):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="classroom-sim", description="A physics simulator for teaching kinematics.")
-    sub = p.add_subparsers(dest="command", required=True)
+    p = _Parser(prog="classroom-sim", description="A physics simulator for teaching kinematics.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     g = sub.add_parser("gui", help="open the desktop app (the default command)")
     g.add_argument("scene", nargs="?", help="a scene file; the built-in default lesson if left out")
     g.add_argument("--student", action="store_true",
@@ -79,9 +113,11 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="run a scene headless and write trajectories as CSV")
     r.add_argument("scene")
     r.add_argument("--duration", type=_positive("--duration"), required=True, help="simulated seconds")
-    r.add_argument("--dt", type=_positive("--dt"), default=1.0 / 240.0, help="step in s (default 1/240)")
+    r.add_argument("--dt", type=_step, default=1.0 / 240.0, help=f"step in s (default 1/240, at least {MIN_DT:g})")
     r.add_argument("--sample-rate", type=_positive("--sample-rate"), default=100.0, help="samples per s (default 100)")
-    r.add_argument("--csv", required=True, help="the CSV file to write")
+    r.add_argument("--csv", required=True, help="the CSV file to write; - for standard output")
+    r.add_argument("--max-rows", type=_count, default=MAX_ROWS,
+                   help=f"refuse a run that would write more data rows than this (default {MAX_ROWS:,})")
     r.add_argument("--layout", choices=LAYOUTS, default="long", help="long (default): a row per body per sample; wide: a row per sample")
     s = sub.add_parser("screenshot", help="run a scene headless to a time and save its picture as PNG")
     s.add_argument("scene")
@@ -182,14 +218,55 @@ def _advance(world, name, duration: float, dt: float) -> None:
 
 def _run(args) -> int:
     world = load_scene(args.scene)
-    out = _writable(args.csv)
-    recorder = Recorder(world, rate=args.sample_rate, until=args.duration, start=0.0)
-    _advance(world, args.scene, args.duration, args.dt)
-    try:
-        recorder.recording().write_csv(out, args.layout)
-    except OSError as exc:
-        raise UsageError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    steps = args.duration / args.dt
+    if not steps <= MAX_STEPS:
+        raise UsageError(f"--duration {args.duration:g} s in steps of --dt {args.dt:g} s is {steps:.3g} steps; "
+                         f"a run takes at most {MAX_STEPS:.0e}")
+    samples = sample_count(args.sample_rate, args.duration)
+    rows = samples * (len(world) if args.layout == "long" else 1)
+    if rows > args.max_rows:
+        raise UsageError(f"{args.scene}: the run would write {rows:,} rows of CSV, more than --max-rows "
+                         f"{args.max_rows:,} (sample less often, run shorter, or raise --max-rows)")
+
+    def write(f):
+        stream = CsvStream(world, f, args.layout, rate=args.sample_rate, until=args.duration, start=0.0)
+        try:
+            _advance(world, args.scene, args.duration, args.dt)
+        finally:
+            stream.stop()
+
+    with _terminated_as_interrupt():
+        if args.csv == "-":
+            write(sys.stdout)
+            sys.stdout.flush()
+            return 0
+        out = _writable(args.csv)
+        try:
+            write_atomically(out, write)
+        except OSError as exc:
+            raise UsageError(f"{out}: cannot write: {exc.strerror or exc}") from None
     return 0
+
+
+class _terminated_as_interrupt:
+    """While a run writes, SIGTERM is handled like Ctrl-C: the partial file is removed."""
+
+    def __enter__(self):
+        self._previous = None
+        try:
+            self._previous = signal.signal(signal.SIGTERM, _interrupt)
+        except ValueError:  # not the main thread: leave signals alone
+            pass
+        return self
+
+    def __exit__(self, *exc):
+        if self._previous is not None:
+            signal.signal(signal.SIGTERM, self._previous)
+        return False
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
 
 
 class _Progress:

@@ -144,6 +144,14 @@ class Recorder:
 
     def sample(self, world) -> None:
         """Take the sample due now (the World calls this at each sample time)."""
+        self._keep(world)
+        while self.start + self._k / self.rate <= world.time:
+            self._k += 1
+        if self.until is not None and world.time >= self.until:
+            self._done = True
+
+    def _keep(self, world) -> None:
+        """Store this instant's sample."""
         names = world.names
         if not self._segments or self._segments[-1][0] != names:
             self._segments.append([names, [], [], CHUNK])
@@ -159,10 +167,6 @@ class Recorder:
         out[:, 2:4] = world._vel
         out[:, 4:6] = world._accelerations_now()
         seg[3] += 1
-        while self.start + self._k / self.rate <= world.time:
-            self._k += 1
-        if self.until is not None and world.time >= self.until:
-            self._done = True
 
     def stop(self) -> None:
         """Stop sampling and let go of the World."""
@@ -181,6 +185,45 @@ class Recorder:
     def recording(self) -> Recording:
         """A frozen copy of everything sampled so far."""
         return Recording.from_capture(self.capture())
+
+
+class CsvStream(Recorder):
+    """Samples a World as a Recorder does, but writes each sample to the text file ``f``
+    as CSV rows at once, keeping nothing: memory does not grow with the run. The bodies
+    must stay the same throughout (a headless run)."""
+
+    def __init__(self, world, f, layout: str = "long", rate: float = 100.0, until: float | None = None,
+                 start: float | None = None):
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout: must be 'long' or 'wide', got {layout!r}")
+        self._f, self._layout, self._names = f, layout, world.names
+        if layout == "long":
+            f.write(",".join(LONG_HEADER) + "\n")
+        else:
+            f.write(",".join(["t_s"] + [f"{name}_{q}" for name in self._names for q in QUANTITIES]) + "\n")
+        super().__init__(world, rate, until, start)
+
+    def _keep(self, world) -> None:
+        if world.names != self._names:
+            raise ValueError("a streamed recording needs the same bodies throughout")
+        rows = np.concatenate([world._pos, world._vel, world._accelerations_now()], axis=1).tolist()
+        head = repr(world.time)
+        if self._layout == "long":
+            self._f.write("".join(head + "," + name + "," + ",".join(map(repr, row)) + "\n"
+                                  for name, row in zip(self._names, rows)))
+        else:
+            self._f.write(head + "," + ",".join(repr(v) for row in rows for v in row) + "\n")
+
+    def capture(self) -> list:
+        raise ValueError("a streamed recording keeps nothing to capture: it is in its file")
+
+
+def sample_count(rate: float, until: float, start: float = 0.0) -> int:
+    """How many samples a Recorder of ``rate`` takes from ``start`` to ``until`` (s): every
+    k / rate on the way, and ``until`` itself."""
+    span = (until - start) * rate
+    whole = int(span + 1e-9 * max(1.0, span))
+    return whole + 1 + (1 if start + whole / rate < until - 1e-12 * max(1.0, abs(until)) else 0)
 
 
 def read_csv(path) -> dict:

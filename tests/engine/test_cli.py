@@ -85,12 +85,64 @@ def test_interrupted_run_writes_nothing(scene, tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.parametrize("args", [["--duration", "-1"], ["--duration", "nan"], ["--dt", "0", "--duration", "1"],
-                                  ["--sample-rate", "x", "--duration", "1"], ["--duration", "1", "--layout", "tall"]])
-def test_bad_options_exit_2(scene, tmp_path, args, capsys):
+                                  ["--sample-rate", "x", "--duration", "1"], ["--duration", "1", "--layout", "tall"],
+                                  ["--duration", "1", "--dt", "5e-324"], ["--duration", "1", "--max-rows", "0"],
+                                  ["--duration", "inf"]])
+def test_bad_options_exit_2_with_one_line(scene, tmp_path, args, capsys):
     with pytest.raises(SystemExit) as info:
         main(["run", str(scene), "--csv", str(tmp_path / "o.csv"), *args])
     assert info.value.code == 2
-    assert "Traceback" not in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == [scene]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--duration", "1e308"], "steps; a run takes at most 1e+09"),
+    (["--duration", "1", "--sample-rate", "1e9"], "rows of CSV, more than --max-rows 10,000,000"),
+])
+def test_runs_too_large_are_refused_before_they_start(scene, tmp_path, args, says, capsys):
+    out = tmp_path / "o.csv"
+    assert main(["run", str(scene), "--csv", str(out), *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0] and not out.exists()
+
+
+def test_max_rows_counts_the_rows_the_run_would_write(scene, tmp_path, capsys):
+    out = tmp_path / "o.csv"
+    rows = 2 * 31  # two bodies, samples at 0, 1/20, ..., 1.5 s: the long layout
+    assert main(["run", str(scene), "--duration", "1.5", "--sample-rate", "20", "--csv", str(out),
+                 "--max-rows", str(rows - 1)]) == 2
+    assert f"would write {rows:,} rows" in capsys.readouterr().err and not out.exists()
+    assert main(["run", str(scene), "--duration", "1.5", "--sample-rate", "20", "--csv", str(out),
+                 "--max-rows", str(rows)]) == 0
+    assert len(out.read_text().splitlines()) == rows + 1  # and the header
+
+
+@pytest.mark.parametrize("layout", ["long", "wide"])
+def test_csv_dash_writes_the_same_csv_to_standard_output(scene, tmp_path, capsys, layout):
+    out = tmp_path / "o.csv"
+    assert main(["run", str(scene), "--duration", "0.5", "--csv", str(out), "--layout", layout]) == 0
+    capsys.readouterr()
+    assert main(["run", str(scene), "--duration", "0.5", "--csv", "-", "--layout", layout]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == out.read_text() and captured.err == ""
+
+
+def test_sigterm_during_a_run_leaves_no_file(scene, tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "o.csv"
+    proc = subprocess.Popen([sys.executable, "-m", "classroom_sim", "run", str(scene), "--duration", "20000",
+                             "--dt", "0.001", "--sample-rate", "1", "--csv", str(out)], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not any(p.name.startswith(".o.csv.") for p in tmp_path.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)  # until the run has begun writing its temporary file
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and "nothing was written" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == [scene]
 
 
 def test_validate_prints_one_line_per_bad_file(scene, tmp_path, capsys):
