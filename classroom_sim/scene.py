@@ -12,6 +12,8 @@ from __future__ import annotations
 import copy
 import json
 import math
+import os
+import stat
 import tomllib
 from pathlib import Path
 
@@ -46,11 +48,24 @@ class _Invalid(Exception):
         super().__init__(f"{field}: {message}" if field else message)
 
 
+MAX_BYTES = 64 * 1024 * 1024
+"""The largest scene file read (a million bodies fit in less)."""
+
+
 def load_scene(path) -> World:
-    """Read a scene file into a new World; SceneError on any bad input."""
+    """Read a scene file into a new World; SceneError on any bad input. Only a regular
+    file of at most `MAX_BYTES` is read (a pipe would wait for ever, /dev/zero never end)."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        # (not blocking: a FIFO opened for reading would otherwise wait for a writer)
+        with os.fdopen(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise SceneError(f"{path}: not a regular file")
+            if info.st_size > MAX_BYTES:
+                raise SceneError(f"{path}: {info.st_size:,} bytes is too large for a scene "
+                                 f"(at most {MAX_BYTES:,})")
+            text = f.read(MAX_BYTES + 1).decode("utf-8")
     except UnicodeDecodeError:
         raise SceneError(f"{path}: not a text file (UTF-8)") from None
     except OSError as exc:
@@ -64,10 +79,17 @@ def loads_scene(text: str, name: str = "<scene>") -> World:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SceneError(f"{name}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise SceneError(f"{name}: not valid TOML: arrays or tables nested too deeply") from None
+    except ValueError as exc:  # an integer of thousands of digits
+        raise SceneError(f"{name}: not valid TOML: {exc}") from None
     try:
         return _build(data)
     except _Invalid as exc:
         raise SceneError(f"{name}: {exc}") from None
+    except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+        # (every field is checked above: this is a safety net, so that no input gives a traceback)
+        raise SceneError(f"{name}: cannot be read as a scene: {type(exc).__name__}: {exc}") from None
 
 
 # -- reading -------------------------------------------------------------------------
@@ -100,9 +122,13 @@ def _require(table, key, field):
 def _number(value, field):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise _Invalid(field, f"must be a number, got {_show(value)}")
-    if not math.isfinite(value):
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond 1.8e308
+        raise _Invalid(field, f"must be a number below 1e308, got {_show(value)}") from None
+    if not math.isfinite(number):
         raise _Invalid(field, f"must be finite, got {_show(value)}")
-    return float(value)
+    return number
 
 
 def _string(value, field):
@@ -164,11 +190,12 @@ def _build(data: dict) -> World:
     restitution = _fraction(w.get("restitution", 1.0), "world.restitution")
     wall = _fraction(w.get("wall_restitution", 1.0), "world.wall_restitution")
     integrator = w.get("integrator", "kinematic")
-    if integrator not in INTEGRATORS:
+    if not isinstance(integrator, str) or integrator not in INTEGRATORS:
         raise _Invalid("world.integrator", f"must be one of {', '.join(map(repr, INTEGRATORS))}, got {_show(integrator)}")
     world = World(gravity=gravity, bounds=bounds, restitution=restitution, wall_restitution=wall,
                   integrator=integrator, accelerations=_accelerations(w.get("accelerations", []), "world.accelerations"))
 
+    bodies = []
     for field, b, name in _named(data.get("bodies", []), "bodies", _BODY, "is used by another body"):
         mass = _checked(check_mass, _require(b, "mass", field), f"{field}.mass")
         radius = _checked(check_radius, _require(b, "radius", field), f"{field}.radius")
@@ -183,9 +210,11 @@ def _build(data: dict) -> World:
         accs = _accelerations(b.get("accelerations", []), f"{field}.accelerations")
         body = Body(name, FIXED if math.isinf(mass) else mass, radius, position, velocity, color, opt_in, accs)
         try:
-            world.add_body(body)
+            world._check_inside(position, radius)
         except ValueError as exc:
             raise _Invalid(f"{field}.position", str(exc).removeprefix("position: ")) from None
+        bodies.append(body)
+    world.add_bodies(bodies)  # (at once: one body at a time copies the arrays each time)
 
     world.lesson = _lesson(data, world)
     return world
@@ -248,7 +277,7 @@ def _step(s, field, labels, world) -> Step:
         if not isinstance(shown, list):
             raise _Invalid(f"{field}.controls", f"must be a list of control labels, got {_show(shown)}")
         for k, label in enumerate(shown):
-            if label not in labels:
+            if not isinstance(label, str) or label not in labels:
                 raise _Invalid(f"{field}.controls[{k}]",
                                f"{_show(label)} is not the label of a control (the [[controls]] have: "
                                f"{', '.join(map(repr, sorted(labels))) or 'none'})")
@@ -280,12 +309,12 @@ def _prediction(p, field, world) -> Prediction:
         raise _Invalid(f"{field}.body", f"there is no body named {body!r} (the bodies: "
                                         f"{', '.join(map(repr, world.names)) or 'none'})")
     event = _require(p, "event", field)
-    if event not in EVENTS:
+    if not isinstance(event, str) or event not in EVENTS:
         raise _Invalid(f"{field}.event", f"must be one of {', '.join(map(repr, EVENTS))}, got {_show(event)}")
     if event in ("floor", "wall") and world.bounds is None:
         raise _Invalid(f"{field}.event", f"{event!r} needs walls: give [world] bounds")
     quantity = _require(p, "quantity", field)
-    if quantity not in QUANTITIES:
+    if not isinstance(quantity, str) or quantity not in QUANTITIES:
         raise _Invalid(f"{field}.quantity",
                        f"must be one of {', '.join(map(repr, QUANTITIES))}, got {_show(quantity)}")
     unit = _string(_require(p, "unit", field), f"{field}.unit")
@@ -344,6 +373,8 @@ def _show(value) -> str:
         return "true" if value else "false"
     if isinstance(value, dict):
         return "a table"
+    if isinstance(value, int) and abs(value) > 10 ** 30:
+        return f"an integer of {len(str(abs(value)))} digits" if abs(value) < 10 ** 4000 else "a huge integer"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 

@@ -202,26 +202,40 @@ class World:
 
     def add_body(self, body: Body) -> None:
         """Add a standalone Body; from then on it is a handle onto this World."""
-        if body.world is not None:
-            raise ValueError(f"body {body.name!r} already belongs to a world")
-        if body.name in self._index:
-            raise ValueError(f"name: {body.name!r} is used by another body")
-        own = body._own
-        self._check_inside(own["position"], own["radius"])
-        color = own["color"] or PALETTE[len(self._names) % len(PALETTE)]
-        self._names.append(body.name)
-        self._index[body.name] = len(self._names) - 1
-        self._handles.append(body)
-        self._pos = np.vstack([self._pos, own["position"][None, :]])
-        self._vel = np.vstack([self._vel, own["velocity"][None, :]])
-        self._mass = np.append(self._mass, own["mass"])
-        self._inv_mass = np.append(self._inv_mass, 0.0 if math.isinf(own["mass"]) else 1.0 / own["mass"])
-        self._radius = np.append(self._radius, own["radius"])
-        self._shared_on = np.append(self._shared_on, own["gravity"])
-        self._colors.append(color)
-        self._own_acc.append(list(own["accelerations"]))
-        body._world = self
-        body._own = None
+        self.add_bodies([body])
+
+    def add_bodies(self, bodies) -> None:
+        """Add standalone Bodies, all or none (ValueError naming the first bad one); the
+        arrays grow once, however many there are."""
+        bodies = list(bodies)
+        names = set(self._index)
+        for body in bodies:
+            if body.world is not None:
+                raise ValueError(f"body {body.name!r} already belongs to a world")
+            if body.name in names:
+                raise ValueError(f"name: {body.name!r} is used by another body")
+            names.add(body.name)
+            self._check_inside(body._own["position"], body._own["radius"])
+        if not bodies:
+            return
+        own = [body._own for body in bodies]
+        start = len(self._names)
+        self._pos = np.concatenate([self._pos, np.array([o["position"] for o in own], float).reshape(-1, 2)])
+        self._vel = np.concatenate([self._vel, np.array([o["velocity"] for o in own], float).reshape(-1, 2)])
+        mass = np.array([o["mass"] for o in own], float)
+        self._mass = np.concatenate([self._mass, mass])
+        with np.errstate(divide="ignore"):
+            self._inv_mass = np.concatenate([self._inv_mass, np.where(np.isinf(mass), 0.0, 1.0 / mass)])
+        self._radius = np.concatenate([self._radius, np.array([o["radius"] for o in own], float)])
+        self._shared_on = np.concatenate([self._shared_on, np.array([o["gravity"] for o in own], bool)])
+        for k, (body, o) in enumerate(zip(bodies, own)):
+            self._names.append(body.name)
+            self._index[body.name] = start + k
+            self._handles.append(body)
+            self._colors.append(o["color"] or PALETTE[(start + k) % len(PALETTE)])
+            self._own_acc.append(list(o["accelerations"]))
+            body._world = self
+            body._own = None
         self._changed(bodies=True)
 
     def remove_body(self, name: str) -> Body:

@@ -49,3 +49,79 @@ def test_a_time_behind_the_clock_by_rounding_is_no_step_back():
         w.step(1 / 240)
     w.advance_to(1.0 - 1e-15)  # 240 steps of 1/240 s may end a hair past or before 1 s
     assert w.time == pytest.approx(1.0, abs=1e-12)
+
+
+# -- the loader never tracebacks ---------------------------------------------------------------------
+
+import os  # noqa: E402
+import sys  # noqa: E402
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from classroom_sim import SceneError, lesson_files, load_scene, loads_scene  # noqa: E402
+
+LITERALS = st.recursive(
+    st.one_of(st.integers(min_value=-(10 ** 400), max_value=10 ** 400).map(str),
+              st.floats(allow_nan=True, allow_infinity=True).map(lambda f: repr(f).replace("inf", "inf")),
+              st.sampled_from(['"a"', '""', "true", "false", '"fixed"', '"#zzzzzz"', "1979-05-27", "-0.0",
+                               '"kinematic"', '"floor"', '"range"', '"m"', '"bodies.ball.speed"']),
+              st.text(max_size=8).map(lambda t: '"' + t.replace("\\", "").replace('"', "").replace("\n", "") + '"')),
+    lambda inner: st.one_of(st.lists(inner, max_size=4).map(lambda xs: "[" + ", ".join(xs) + "]"),
+                            st.dictionaries(st.sampled_from(["a", "name", "vector", "x"]), inner, max_size=3)
+                            .map(lambda d: "{ " + ", ".join(f"{k} = {v}" for k, v in d.items()) + " }")),
+    max_leaves=6)
+
+SOURCES = [p.read_text(encoding="utf-8") for p in lesson_files()]
+
+
+@settings(max_examples=300)
+@given(source=st.sampled_from(SOURCES), line=st.integers(min_value=0), value=LITERALS, drop=st.booleans())
+def test_a_mutated_lesson_loads_or_gives_one_line_never_a_traceback(source, line, value, drop):
+    lines = source.splitlines()
+    assignments = [k for k, text in enumerate(lines) if " = " in text and not text.startswith("#")]
+    k = assignments[line % len(assignments)]
+    key = lines[k].split(" = ", 1)[0]
+    lines[k] = "" if drop else f"{key} = {value}"
+    text = "\n".join(lines)
+    try:
+        loads_scene(text, "fuzz.toml")
+    except SceneError as exc:
+        assert "\n" not in str(exc).strip() or "not valid TOML" in str(exc)
+
+
+@pytest.mark.parametrize("text, says", [
+    ('[world]\nintegrator = ["a"]', "world.integrator: must be one of"),
+    ("x = " + "[" * 3000 + "]" * 3000, "nested too deeply"),
+    ("[world]\nrestitution = 1" + "0" * 400, "world.restitution: must be a number below 1e308"),
+    ("[world]\nrestitution = 1" + "0" * 5000, "not valid TOML"),
+])
+def test_the_fuzzers_four_causes_give_one_line(text, says):
+    with pytest.raises(SceneError) as caught:
+        loads_scene(text, "s.toml")
+    assert says in str(caught.value) and len(str(caught.value)) < 400
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="FIFOs and /dev/zero")
+def test_what_is_not_a_regular_file_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    outcome = []
+    worker = threading.Thread(target=lambda: outcome.append(_error(fifo)), daemon=True)
+    worker.start()
+    worker.join(5.0)
+    if worker.is_alive():  # (open() of a FIFO waits for a writer: give it one, then fail)
+        with open(fifo, "w"):
+            pass
+        worker.join(5.0)
+        pytest.fail("load_scene waited on a FIFO")
+    assert "not a regular file" in outcome[0]
+    assert "not a regular file" in _error("/dev/zero")
+    assert "is a directory" in _error(tmp_path) or "cannot read" in _error(tmp_path)
+
+
+def _error(path):
+    try:
+        load_scene(path)
+    except SceneError as exc:
+        return str(exc)
+    return ""
