@@ -7,9 +7,9 @@ Today every kind is a constant vector. A kind that depends on the state
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
+
+from .numbers import real, shown
 
 
 class Acceleration:
@@ -107,10 +107,9 @@ def as_vector(value, what: str) -> np.ndarray:
         raise ValueError(f"{what}: must be a vector of two numbers, got {value!r}")
     out = []
     for item in value:
-        if isinstance(item, bool) or not isinstance(item, (int, float, np.integer, np.floating)):
-            raise ValueError(f"{what}: must be a vector of two numbers, got {value!r}")
-        item = float(item)
-        if not math.isfinite(item):
-            raise ValueError(f"{what}: must be finite, got {value!r}")
-        out.append(item)
+        try:
+            out.append(real(item))
+        except ValueError as exc:
+            reason = "must be finite" if "finite" in str(exc) else "must be a vector of two numbers"
+            raise ValueError(f"{what}: {reason}, got {shown(value)}") from None
     return np.array(out, dtype=float)

@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 
+from .numbers import KINDS, real, shown
 from .accelerations import Acceleration, add_named, as_vector, check_unique, remove_named, replace_named
 
 _COLOR = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
@@ -24,23 +25,27 @@ FIXED = "fixed"
 
 def check_mass(mass) -> float:
     """A mass in kg as a float (math.inf for ``"fixed"``); ValueError otherwise."""
-    if mass == FIXED:
+    if isinstance(mass, str) and mass == FIXED:
         return math.inf
-    if isinstance(mass, bool) or not isinstance(mass, (int, float, np.integer, np.floating)):
-        raise ValueError(f'must be > 0 or "fixed", got {mass!r}')
-    value = float(mass)
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f'must be > 0 or "fixed", got {mass!r}')
+    try:
+        value = real(mass)
+    except ValueError:
+        value = math.nan
+    if not value > 0:
+        raise ValueError(f'must be > 0 or "fixed", got {shown(mass)}')
     return value
 
 
 def check_radius(radius) -> float:
     """A radius in m as a positive finite float; ValueError otherwise."""
-    if isinstance(radius, bool) or not isinstance(radius, (int, float, np.integer, np.floating)):
-        raise ValueError(f"must be a number > 0, got {radius!r}")
-    value = float(radius)
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"must be > 0, got {radius!r}")
+    try:
+        value = real(radius)
+    except ValueError:
+        if isinstance(radius, bool) or not isinstance(radius, KINDS):
+            raise ValueError(f"must be a number > 0, got {shown(radius)}") from None
+        value = math.nan
+    if not value > 0:
+        raise ValueError(f"must be > 0, got {shown(radius)}")
     return value
 
 
@@ -151,8 +156,9 @@ class Body:
         color = None if value is None else check_color(value)
         if self._world is None:
             self._own["color"] = color
-        else:
-            self._world._colors[self._i()] = color
+        else:  # in a world, no colour means the palette's colour for the body's place
+            i = self._i()
+            self._world._colors[i] = color or PALETTE[i % len(PALETTE)]
             self._world._changed(bodies=True)
 
     @property

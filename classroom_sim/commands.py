@@ -25,6 +25,7 @@ from dataclasses import dataclass, fields
 from typing import ClassVar
 
 from .body import FIXED, Body, check_mass, check_name, check_radius
+from .numbers import real, shown
 from .params import angle_of, split_param
 
 DEFAULT_FREE_MASS = 1.0
@@ -335,7 +336,7 @@ class SetParameter(Command):
 def _launch(world, b, quantity: str, value, field: str) -> None:
     """Set a body's speed (keeping its direction) or its direction (keeping its speed).
     A body at rest keeps the last direction set for it (0°, along +x, if none was)."""
-    _finite(value, field)
+    value = _finite(value, field)
     vx, vy = (float(v) for v in b.velocity)
     speed = math.hypot(vx, vy)
     angle = angle_of(vx, vy, world._angles.get(b.name, 0.0))
@@ -351,16 +352,18 @@ def _launch(world, b, quantity: str, value, field: str) -> None:
     world._changed()
 
 
-def _finite(value, field: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise CommandError(f"{field}: must be a finite number, got {value!r}")
+def _finite(value, field: str) -> float:
+    try:
+        return real(value)
+    except ValueError:
+        raise CommandError(f"{field}: must be a finite number, got {shown(value)}") from None
 
 
 def _replaced(vector, quantity: str, value, field: str) -> tuple:
     """``vector`` with the component that ``quantity`` ends in (.x or .y) replaced by ``value``."""
-    _finite(value, field)
+    value = _finite(value, field)
     out = [float(vector[0]), float(vector[1])]
-    out["xy".index(quantity[-1])] = float(value)
+    out["xy".index(quantity[-1])] = value
     return tuple(out)
 
 

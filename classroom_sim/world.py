@@ -16,6 +16,7 @@ from . import collisions, stepping
 from .accelerations import Acceleration, add_named, as_vector, remove_named, replace_named
 from .body import PALETTE, Body
 from .integrators import INTEGRATORS
+from .numbers import real, shown
 from .snapshot import Settings, Snapshot, named_vectors
 
 EARTH_GRAVITY = (0.0, -9.81)
@@ -23,12 +24,13 @@ EARTH_GRAVITY = (0.0, -9.81)
 
 def check_fraction(value, what: str) -> float:
     """A number in [0, 1]; ValueError naming ``what`` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{what}: must be a number from 0 to 1, got {value!r}")
-    value = float(value)
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{what}: must be from 0 to 1, got {value!r}")
-    return value
+    try:
+        number = real(value)
+    except ValueError:
+        raise ValueError(f"{what}: must be a number from 0 to 1, got {shown(value)}") from None
+    if not 0.0 <= number <= 1.0:
+        raise ValueError(f"{what}: must be from 0 to 1, got {shown(value)}")
+    return number
 
 
 def check_bounds(bounds):
@@ -39,9 +41,10 @@ def check_bounds(bounds):
         raise ValueError(f"bounds: must be [xmin, ymin, xmax, ymax], got {bounds!r}")
     out = []
     for b in bounds:
-        if isinstance(b, bool) or not isinstance(b, (int, float, np.integer, np.floating)) or not math.isfinite(b):
-            raise ValueError(f"bounds: must be four finite numbers, got {bounds!r}")
-        out.append(float(b))
+        try:
+            out.append(real(b))
+        except ValueError:
+            raise ValueError(f"bounds: must be four finite numbers, got {bounds!r}") from None
     if not (out[0] < out[2] and out[1] < out[3]):
         raise ValueError(f"bounds: xmin must be < xmax and ymin < ymax, got {bounds!r}")
     return tuple(out)
@@ -363,9 +366,11 @@ class World:
     # -- stepping ---------------------------------------------------------------------------
     def step(self, dt: float) -> None:
         """Advance simulated time by ``dt`` seconds."""
-        if isinstance(dt, bool) or not isinstance(dt, (int, float, np.integer, np.floating)):
-            raise ValueError(f"dt: must be a number of seconds, got {dt!r}")
-        if not (math.isfinite(dt) and dt >= 0):
+        try:
+            dt = real(dt)
+        except ValueError:
+            raise ValueError(f"dt: must be finite and >= 0, got {shown(dt)}") from None
+        if not dt >= 0:
             raise ValueError(f"dt: must be finite and >= 0, got {dt!r}")
         self.advance_to(self.time + float(dt))
 
@@ -376,11 +381,10 @@ class World:
         A sample time within rounding of ``time`` counts as reached (240 steps of
         1/240 s add up to a hair under 1 s), and the clock then ends on it.
         """
-        if isinstance(time, bool) or not isinstance(time, (int, float, np.integer, np.floating)):
-            raise ValueError(f"time: must be a number of seconds, got {time!r}")
-        time = float(time)
-        if not math.isfinite(time):
-            raise ValueError(f"time: must be finite, got {time!r}")
+        try:
+            time = real(time)
+        except ValueError as exc:
+            raise ValueError(f"time: {exc}") from None
         if time < self.time - 1e-12 * max(1.0, abs(self.time)):
             raise ValueError(f"time: {time!r} s is behind the world's clock, {self.time!r} s")
         reach = time + 1e-12 * max(1.0, abs(time))

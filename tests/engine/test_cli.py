@@ -135,12 +135,16 @@ def test_sigterm_during_a_run_leaves_no_file(scene, tmp_path):
 
     out = tmp_path / "o.csv"
     proc = subprocess.Popen([sys.executable, "-m", "classroom_sim", "run", str(scene), "--duration", "20000",
-                             "--dt", "0.001", "--sample-rate", "1", "--csv", str(out)], stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not any(p.name.startswith(".o.csv.") for p in tmp_path.iterdir()) and time.monotonic() < deadline:
-        time.sleep(0.05)  # until the run has begun writing its temporary file
+                             "--dt", "0.001", "--sample-rate", "1000", "--csv", str(out), "--max-rows", "100000000"], stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+
+    def writing():  # the run is in its loop: its temporary file has rows in it
+        return any(p.name.startswith(".o.csv.") and p.stat().st_size > 0 for p in tmp_path.iterdir())
+
+    while not writing() and time.monotonic() < deadline:
+        time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=30)
+    _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and "nothing was written" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == [scene]
 

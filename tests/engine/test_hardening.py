@@ -125,3 +125,53 @@ def _error(path):
     except SceneError as exc:
         return str(exc)
     return ""
+
+
+# -- commands refuse bad values with CommandError, one number check for every path ----------------
+
+import numpy as np  # noqa: E402
+
+from classroom_sim import CommandError, commands, dumps_scene  # noqa: E402
+
+HUGE = 10 ** 400
+
+
+@pytest.mark.parametrize("command", [
+    commands.SetMass("A", HUGE), commands.SetRadius("A", HUGE), commands.SetPosition("A", (HUGE, 0)),
+    commands.SetVelocity("A", (0, HUGE)), commands.SetGravity((HUGE, 0)), commands.SetRestitution(HUGE),
+    commands.SetParameter("bodies.A.speed", HUGE), commands.SetParameter("world.gravity.y", HUGE),
+    commands.AddAcceleration("A", "push", (HUGE, 0)), commands.AddBody("B", HUGE, 0.1, (1.0, 1.0)),
+    commands.AddBody("B", 1.0, 0.1, (1.0, 1.0), accelerations=(("push", None),)),
+    commands.AddBody("B", 1.0, 0.1, (1.0, 1.0), accelerations=(("push", (1.0, "x")),)),
+    commands.AddBody("B", 1.0, 0.1, (1.0, 1.0), accelerations=(5,)),
+    commands.SetMass("A", float("nan")), commands.SetRadius("A", True), commands.SetParameter("bodies.A.mass", None),
+])
+def test_bad_values_are_refused_with_a_command_error_and_change_nothing(command):
+    w = _world()
+    before = dumps_scene(w)
+    with pytest.raises(CommandError) as caught:
+        command.apply(w)
+    assert len(str(caught.value)) < 200
+    assert dumps_scene(w) == before
+
+
+@pytest.mark.parametrize("command, check", [
+    (commands.SetMass("A", np.float32(2.5)), lambda w: w.body("A").mass == 2.5),
+    (commands.SetMass("A", np.int64(3)), lambda w: w.body("A").mass == 3.0),
+    (commands.SetRadius("A", np.float64(0.2)), lambda w: w.body("A").radius == 0.2),
+    (commands.SetRestitution(np.float32(0.5)), lambda w: w.restitution == 0.5),
+    (commands.SetGravity((np.int32(0), np.float64(-1.62))), lambda w: list(w.gravity) == [0.0, -1.62]),
+    (commands.SetParameter("bodies.A.velocity.x", np.float64(4.0)), lambda w: w.body("A").velocity[0] == 4.0),
+    (commands.SetParameter("bodies.A.angle", np.int64(90)), lambda w: abs(w.body("A").velocity[0]) < 1e-12),
+])
+def test_numpy_numbers_are_numbers_on_every_path(command, check):
+    w = _world()
+    command.apply(w)
+    assert check(w)
+
+
+def test_no_colour_means_the_palettes_and_the_scene_still_saves():
+    w = _world()
+    commands.SetColor("A", None).apply(w)
+    assert w.body("A").color.startswith("#")
+    assert "color = \"#" in dumps_scene(w)

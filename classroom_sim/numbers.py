@@ -1,0 +1,35 @@
+"""The one check of a number that every field and command uses.
+
+A number is an int, a float or a numpy scalar of either (never a bool), finite,
+and within what a float holds: an integer past 1e308 is refused, not an
+OverflowError somewhere later.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+KINDS = (int, float, np.integer, np.floating)
+
+
+def real(value) -> float:
+    """``value`` as a finite float; ValueError with a short reason otherwise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, KINDS):
+        raise ValueError(f"must be a number, got {shown(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise ValueError(f"must be a number below 1e308, got {shown(value)}") from None
+    if not math.isfinite(number):
+        raise ValueError(f"must be finite, got {shown(value)}")
+    return number
+
+
+def shown(value) -> str:
+    """``value`` for a message: short, even for an integer of thousands of digits."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10 ** 30:
+        return "a huge integer"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
