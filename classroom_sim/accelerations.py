@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .numbers import real, shown
+from .numbers import LIMITS, limit, real, shown
 
 
 class Acceleration:
@@ -112,4 +112,11 @@ def as_vector(value, what: str) -> np.ndarray:
         except ValueError as exc:
             reason = "must be finite" if "finite" in str(exc) else "must be a vector of two numbers"
             raise ValueError(f"{what}: {reason}, got {shown(value)}") from None
+    kind = what.rsplit(".", 1)[-1]
+    if kind in LIMITS:
+        for item in out:
+            try:
+                limit(item, kind)
+            except ValueError as exc:
+                raise ValueError(f"{what}: {exc}") from None
     return np.array(out, dtype=float)

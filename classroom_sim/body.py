@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from .numbers import KINDS, real, shown
+from .numbers import KINDS, limit, real, shown
 from .accelerations import Acceleration, add_named, as_vector, check_unique, remove_named, replace_named
 
 _COLOR = re.compile(r"^#(?:[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
@@ -46,7 +46,7 @@ def check_radius(radius) -> float:
         value = math.nan
     if not value > 0:
         raise ValueError(f"must be > 0, got {shown(radius)}")
-    return value
+    return limit(value, "radius")
 
 
 def check_color(color) -> str:

@@ -13,6 +13,21 @@ import numpy as np
 
 KINDS = (int, float, np.integer, np.floating)
 
+LIMITS = {"position": (1e9, "m"), "bounds": (1e9, "m"), "radius": (1e9, "m"), "velocity": (1e8, "m/s"),
+          "gravity": (1e8, "m/s²"), "vector": (1e8, "m/s²")}
+"""The largest size of each kind of quantity the engine honours. Within them a step
+stays exact to rounding and a cycle's cost bounded (a grid cell for every body,
+spans that a float holds); beyond them the numbers mean nothing in a classroom:
+a million kilometres, a third of the speed of light, ten million g."""
+
+
+def limit(value: float, kind: str) -> float:
+    """``value`` if its size is within the limit of ``kind`` (`LIMITS`); ValueError otherwise."""
+    top, unit = LIMITS[kind]
+    if abs(value) > top:
+        raise ValueError(f"must be within ±{top:g} {unit}, got {shown(value)}")
+    return value
+
 
 def real(value) -> float:
     """``value`` as a finite float; ValueError with a short reason otherwise."""

@@ -140,7 +140,11 @@ def _string(value, field):
 def _vector(value, field):
     if not isinstance(value, list) or len(value) != 2:
         raise _Invalid(field, f"must be a vector of two numbers like [1.0, 2.0], got {_show(value)}")
-    return as_vector([_number(v, field) for v in value], field)
+    numbers = [_number(v, field) for v in value]
+    try:
+        return as_vector(numbers, field)
+    except ValueError as exc:
+        raise _Invalid(field, str(exc).removeprefix(f"{field}: ")) from None
 
 
 def _checked(check, value, field):

@@ -16,7 +16,7 @@ from . import collisions, stepping
 from .accelerations import Acceleration, add_named, as_vector, remove_named, replace_named
 from .body import PALETTE, Body
 from .integrators import INTEGRATORS
-from .numbers import real, shown
+from .numbers import limit, real, shown
 from .snapshot import Settings, Snapshot, named_vectors
 
 EARTH_GRAVITY = (0.0, -9.81)
@@ -45,6 +45,10 @@ def check_bounds(bounds):
             out.append(real(b))
         except ValueError:
             raise ValueError(f"bounds: must be four finite numbers, got {bounds!r}") from None
+        try:
+            limit(out[-1], "bounds")
+        except ValueError as exc:
+            raise ValueError(f"bounds: {exc}") from None
     if not (out[0] < out[2] and out[1] < out[3]):
         raise ValueError(f"bounds: xmin must be < xmax and ymin < ymax, got {bounds!r}")
     return tuple(out)

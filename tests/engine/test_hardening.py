@@ -175,3 +175,66 @@ def test_no_colour_means_the_palettes_and_the_scene_still_saves():
     commands.SetColor("A", None).apply(w)
     assert w.body("A").color.startswith("#")
     assert "color = \"#" in dumps_scene(w)
+
+
+# -- values the engine cannot honour are refused; no valid scene kills the process -------------------
+
+import subprocess  # noqa: E402
+
+
+@pytest.mark.parametrize("text, says", [
+    ('[[bodies]]\nname = "A"\nmass = 1.0\nradius = 0.5\nposition = [1e308, 0.0]', "bodies[0].position: must be within"),
+    ('[[bodies]]\nname = "A"\nmass = 1.0\nradius = 0.5\nposition = [0.0, 0.0]\nvelocity = [3e8, 0.0]',
+     "bodies[0].velocity: must be within ±1e+08 m/s"),
+    ('[world]\ngravity = [1e308, 1e308]', "world.gravity: must be within ±1e+08 m/s²"),
+    ('[world]\nbounds = [0.0, 0.0, 1e10, 1.0]', "world.bounds: must be within ±1e+09 m"),
+    ('[[world.accelerations]]\nname = "w"\nvector = [1e9, 0.0]', "world.accelerations[0].vector: must be within"),
+    ('[[bodies]]\nname = "A"\nmass = 1.0\nradius = 1e10\nposition = [0.0, 0.0]', "bodies[0].radius: must be within"),
+])
+def test_values_beyond_what_the_engine_honours_are_refused(text, says):
+    with pytest.raises(SceneError) as caught:
+        loads_scene(text, "s.toml")
+    assert says in str(caught.value)
+
+
+def test_commands_keep_to_the_same_limits():
+    w = _world()
+    for command in (commands.SetPosition("A", (2e9, 0.0)), commands.SetVelocity("A", (0.0, -2e8)),
+                    commands.SetGravity((0.0, -1e9)), commands.AddAcceleration(None, "wind", (1e9, 0.0))):
+        with pytest.raises(CommandError, match="must be within"):
+            command.apply(w)
+
+
+EXTREME = """
+[world]
+gravity = [1e8, -1e8]
+restitution = 0.3
+
+[[bodies]]
+name = "far"
+mass = 1e-300
+radius = 1e-9
+position = [1e9, -1e9]
+velocity = [-1e8, 1e8]
+
+[[bodies]]
+name = "other"
+mass = 1e300
+radius = 1e9
+position = [-1e9, 1e9]
+velocity = [1e8, -1e8]
+
+[[bodies]]
+name = "tiny"
+mass = 1.0
+radius = 1e-9
+position = [0.0, 0.0]
+"""
+
+
+def test_a_scene_at_every_limit_runs_in_a_process_that_survives(tmp_path):
+    scene = tmp_path / "extreme.toml"
+    scene.write_text(EXTREME)
+    out = subprocess.run([sys.executable, "-m", "classroom_sim", "run", str(scene), "--duration", "2",
+                          "--csv", str(tmp_path / "o.csv")], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
