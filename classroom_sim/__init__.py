@@ -18,7 +18,7 @@ from .params import read_param
 from .scene import SceneError, dumps_scene, load_scene, loads_scene, save_scene
 from .simulation import Simulation
 from .snapshot import Settings, Snapshot
-from .world import World
+from .world import DEGRADED, World
 
 __all__ = [
     "Acceleration",
@@ -27,6 +27,7 @@ __all__ = [
     "CommandError",
     "ConstantAcceleration",
     "Control",
+    "DEGRADED",
     "EventError",
     "Lesson",
     "Measurement",

@@ -628,13 +628,15 @@ def resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors, lo
 
     Each collision is written to ``log_ij`` (i, j) and ``log_vectors`` (normal,
     v_i and v_j before) from row ``logged`` on, while there is room. Returns
-    whether any velocity changed and the number of collisions logged so far
-    (counting those that found no room).
+    whether any velocity changed, the number of collisions logged so far
+    (counting those that found no room), and whether `MAX_PASSES` cut the
+    passes short (overlaps were left for the next step).
     """
     n = pos.shape[0]
     moved = np.zeros(n, np.bool_)
     moving = np.zeros(n, np.bool_)
     collided = False
+    capped = False
     count = logged
     ks = np.arange(len(pi))
     todo = len(pi)
@@ -694,4 +696,6 @@ def resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors, lo
             break
         moved[:] = moving
         moving[:] = False
-    return collided, count
+    else:
+        capped = True  # every pass still resolved something: the rest waits for the next step
+    return collided, count, capped

@@ -109,6 +109,9 @@ class Simulation:
         self._window = (0.0, 0, 0.0)  # (wall time, cycles, busy) where the rate's window began
         self.latest = world.snapshot()
         """The newest Snapshot: always one whole, consistent instant."""
+        self.degraded = dict(world.degraded)
+        """How many steps of the running World a cap cut short, by kind (`World.degraded`,
+        explained in `world.DEGRADED`); published with the snapshots."""
 
     # -- the thread ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -310,6 +313,8 @@ class Simulation:
 
     def _publish(self):
         self.latest = self._world.snapshot()
+        if self._world.degraded != self.degraded:
+            self.degraded = dict(self._world.degraded)
         for future, hit in self._events:  # events met: the snapshot shows their instant now
             if future.set_running_or_notify_cancel():
                 future.set_result(hit)

@@ -25,6 +25,11 @@ MAX_PARTS = 10_000
 """A step is cut into no more parts than this (a pathological scene finishes its
 step with a coarser check rather than hang the physics thread)."""
 
+CUT_PARTS = 1
+"""A flag of `advance`'s report: `MAX_PARTS` stopped the cutting of the step early."""
+CUT_PASSES = 2
+"""A flag of `advance`'s report: `collisions.MAX_PASSES` left overlaps for the next step."""
+
 
 @_jit
 def _discs(vel, acc, radius, idx, t_body, target, extent):
@@ -48,16 +53,18 @@ def _away_from_walls(centre, extent, idx, bounds, straight):
 
 @_jit
 def _resolve(pos, vel, inv_mass, radius, movable, pi, pj, e, bounds, e_wall, log_ij, log_vectors, logged, idx):
-    collided, logged = collisions.resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors, logged)
+    collided, logged, capped = collisions.resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors,
+                                                        logged)
     if len(bounds) == 4:
         collisions.contain(pos, vel, radius, movable, bounds, e_wall, idx)
-    return logged
+    return logged, capped
 
 
 @_jit
 def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wall, log_ij, log_vectors):
     """Advance every body from ``t0`` to ``target`` (s), in place. Returns the number
-    of collisions; each is written to the log arrays while there is room."""
+    of collisions (each is written to the log arrays while there is room) and the
+    flags of the caps that cut the work short (`CUT_PARTS`, `CUT_PASSES`)."""
     n = pos.shape[0]
     every = np.arange(n)
     movable = inv_mass > 0.0
@@ -78,6 +85,7 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
     xi = np.empty(0, np.int64)  # pairs found since the plan: kept apart (few) until the end, in grid order
     xj = np.empty(0, np.int64)
     parts = 0
+    flags = 0
     while t_next < target and parts < MAX_PARTS:
         parts += 1
         split[:] = False
@@ -86,8 +94,10 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
         idx = collisions.where(split)
         collisions.move(pos, vel, acc, idx, t_body, t_now, method, radius, movable, bounds, e_wall)
         collisions.move(pos, vel, acc, idx, t_body, t_next, method, radius, movable, bounds, e_wall)
-        logged = _resolve(pos, vel, inv_mass, radius, movable, fi, fj, e, bounds, e_wall, log_ij, log_vectors, logged,
-                          idx)
+        logged, capped = _resolve(pos, vel, inv_mass, radius, movable, fi, fj, e, bounds, e_wall, log_ij, log_vectors,
+                                  logged, idx)
+        if capped:
+            flags |= CUT_PASSES
         t_now = t_next
         # Keep every disc holding its body's motion: plan again the pairs of those that left theirs.
         _discs(vel, acc, radius, idx, t_body, target, left)
@@ -115,5 +125,10 @@ def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wa
     if len(xi):
         ci, cj = collisions.merge_pairs(ci, cj, xi, xj, rank)
     collisions.move(pos, vel, acc, every, t_body, target, method, radius, movable, bounds, e_wall)
-    return _resolve(pos, vel, inv_mass, radius, movable, ci, cj, e, bounds, e_wall, log_ij, log_vectors, logged,
-                    every)
+    if t_next < target:
+        flags |= CUT_PARTS
+    logged, capped = _resolve(pos, vel, inv_mass, radius, movable, ci, cj, e, bounds, e_wall, log_ij, log_vectors,
+                              logged, every)
+    if capped:
+        flags |= CUT_PASSES
+    return logged, flags

@@ -21,6 +21,13 @@ from .snapshot import Settings, Snapshot, named_vectors
 
 EARTH_GRAVITY = (0.0, -9.81)
 
+DEGRADED = {
+    "parts": "a step needed more cuts than it may take, and was finished with a coarser check",
+    "passes": "a chain of collisions was longer than a step resolves, and finished in the next step",
+    "log": "more collisions happened in one step than the collision log holds; some were not listed",
+}
+"""What each of `World.degraded`'s counters means, in words for a status bar."""
+
 
 def check_fraction(value, what: str) -> float:
     """A number in [0, 1]; ValueError naming ``what`` otherwise."""
@@ -103,6 +110,11 @@ class World:
         self.lesson = None
         """The scene's `Lesson` (None for a scene without one), kept true to the bodies and saved with them."""
         self._angles: dict[str, float] = {}  # degrees: the last direction set for a body (for one at rest)
+        self.degraded = {"parts": 0, "passes": 0, "log": 0}
+        """How many steps a cap cut short: "parts" (`stepping.MAX_PARTS`: the step was
+        checked more coarsely), "passes" (`collisions.MAX_PASSES`: a chain of
+        collisions finished in the next step), "log" (more collisions in one step
+        than `collision_report` holds: some went unlisted). See `DEGRADED`."""
 
     # -- settings ---------------------------------------------------------------
     @property
@@ -431,9 +443,15 @@ class World:
         size = 4 * len(self._names) + 64 if report is not None else 0
         log_ij = np.empty((size, 2), np.int64)
         log_vectors = np.empty((size, 3, 2))
-        count = stepping.advance(self._pos, self._vel, acc, self._radius, self._inv_mass, self.time, target,
-                                 collisions.METHODS[self._integrator], self._bounds_array, self._restitution,
-                                 self._wall_restitution, log_ij, log_vectors)
+        count, flags = stepping.advance(self._pos, self._vel, acc, self._radius, self._inv_mass, self.time, target,
+                                        collisions.METHODS[self._integrator], self._bounds_array,
+                                        self._restitution, self._wall_restitution, log_ij, log_vectors)
+        if flags & stepping.CUT_PARTS:
+            self.degraded["parts"] += 1
+        if flags & stepping.CUT_PASSES:
+            self.degraded["passes"] += 1
+        if report is not None and count > size:
+            self.degraded["log"] += 1
         if report is not None:
             for k in range(min(count, size)):
                 (i, j), (normal, vi, vj) = log_ij[k], log_vectors[k]

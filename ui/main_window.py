@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from classroom_sim import SceneError, commands, lesson_files, load_scene, write_atomically
+from classroom_sim import DEGRADED, SceneError, commands, lesson_files, load_scene, write_atomically
 
 from .browser import LessonBrowser
 from .bridge import SimulationBridge
@@ -268,7 +268,10 @@ class MainWindow(QMainWindow):
         self.cycles_label = QLabel()
         self.fps_label = QLabel()
         self.bodies_label = QLabel()
-        for label in (self.time_label, self.bodies_label, self.cycles_label, self.fps_label):
+        self.degraded_label = QLabel()
+        self.degraded_label.setStyleSheet("color: #9c4a00;")
+        self.degraded_label.setTextFormat(Qt.PlainText)
+        for label in (self.degraded_label, self.time_label, self.bodies_label, self.cycles_label, self.fps_label):
             self.statusBar().addPermanentWidget(label)
 
     # -- time ---------------------------------------------------------------------------------
@@ -539,6 +542,9 @@ class MainWindow(QMainWindow):
         self.bodies_label.setText(f"{len(snap)} {'body' if len(snap) == 1 else 'bodies'}")
         self.cycles_label.setText(f"physics {sim.cycles_per_second:5.0f} cycles/s")
         self.fps_label.setText(f"{self.canvas.fps:3.0f} frames/s")
+        cut = {kind: n for kind, n in self.bridge.degraded.items() if n}
+        self.degraded_label.setText(f"⚠ {sum(cut.values())} steps simplified" if cut else "")
+        self.degraded_label.setToolTip("\n".join(f"{n} × {DEGRADED[kind]}" for kind, n in cut.items()))
         self._update_play()
         if self.record_action.isChecked() != sim.recording:
             self.record_action.setChecked(sim.recording)

@@ -238,3 +238,42 @@ def test_a_scene_at_every_limit_runs_in_a_process_that_survives(tmp_path):
     out = subprocess.run([sys.executable, "-m", "classroom_sim", "run", str(scene), "--duration", "2",
                           "--csv", str(tmp_path / "o.csv")], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
+
+
+# -- a step never degrades silently ---------------------------------------------------------------------
+
+from classroom_sim import DEGRADED, Simulation  # noqa: E402
+from classroom_sim import collisions as _collisions  # noqa: E402
+
+
+def _pressed_row(n):
+    """n balls pressed half into each other, the last hit from the right:
+    pushing them apart takes a pass per link against the pairs' order."""
+    w = World(gravity=(0.0, 0.0))
+    for k in range(n):
+        w.add_body(Body(f"b{k}", 1.0, 0.5, (0.5 * k, 0.0)))
+    w.add_body(Body("hammer", 1.0, 0.5, (0.5 * n + 0.5, 0.0), (-1.0, 0.0)))
+    return w
+
+
+def test_a_chain_longer_than_the_passes_is_reported_not_hidden():
+    short = _pressed_row(_collisions.MAX_PASSES // 2)
+    for _ in range(240):
+        short.step(1 / 240)
+    assert short.degraded == {"parts": 0, "passes": 0, "log": 0}
+    long = _pressed_row(3 * _collisions.MAX_PASSES)
+    for _ in range(240):
+        long.step(1 / 240)
+    assert long.degraded["passes"] > 0 and set(long.degraded) == set(DEGRADED)
+
+
+def test_the_simulation_publishes_the_counts():
+    sim = Simulation(_pressed_row(3 * _collisions.MAX_PASSES))
+    sim.start()
+    try:
+        deadline = __import__("time").monotonic() + 20
+        while not sim.degraded["passes"] and __import__("time").monotonic() < deadline:
+            __import__("time").sleep(0.01)
+        assert sim.degraded["passes"] > 0
+    finally:
+        sim.stop()
