@@ -38,7 +38,8 @@ class SimulationBridge(QObject):
         self._quiet: set = set()  # Futures whose failure is the caller's to show (a run until an event)
         self.edits = 0
         """Edits sent so far."""
-        self.edits_at_start = 0
+        self._since_start: list = []  # Futures of the edits sent since the start, not yet answered
+        self._changed = False  # an edit sent since the start was applied
         self._error = None
         self._timer = QTimer(self)
         self._timer.setInterval(FRAME_MS)
@@ -51,20 +52,30 @@ class SimulationBridge(QObject):
     def latest(self) -> Snapshot:
         return self.simulation.latest
 
+    @property
+    def degraded(self) -> dict:
+        """How many steps a cap cut short, by kind (see `Simulation.degraded`)."""
+        return self.simulation.degraded
+
     def send(self, command: commands.Command, done=None):
         """Send a command; a refusal is emitted as ``refused``; ``done(ok)`` is called in
         the GUI thread once it is answered. Counted in `edits`."""
         self.edits += 1
-        return self.watch(self.simulation.send(command), done)
+        future = self.simulation.send(command)
+        self._since_start.append(future)
+        if len(self._since_start) > 64:  # a drag sends an edit a frame: settle the answered ones
+            self._settle()
+        return self.watch(future, done)
 
     def restart(self, world, done=None):
-        """Run ``world`` (a lesson's step) from now on, paused; reset goes back to it."""
-        self.edits_at_start = self.edits
-        return self.watch(self.simulation.restart(world), done)
+        """Run ``world`` (a lesson's step) from now on, paused; reset goes back to it. The
+        panels are sent ``revised`` once it runs (its revision may equal the last one's)."""
+        self._new_start()
+        return self.watch(self.simulation.restart(world), self._refresh_after(done))
 
     def keep_as_start(self, done=None):
         """From now on reset goes back to the World as it is now."""
-        self.edits_at_start = self.edits
+        self._new_start()
         return self.watch(self.simulation.keep_as_start(), done)
 
     def run_until(self, body: str, event: str, at=None, done=None):
@@ -76,12 +87,41 @@ class SimulationBridge(QObject):
 
     def reset(self, done=None):
         """Back to the start the Simulation keeps."""
-        return self.watch(self.simulation.reset(), done)
+        self._new_start()
+        return self.watch(self.simulation.reset(), self._refresh_after(done))
 
     @property
     def edited_since_start(self) -> bool:
-        """Whether the class sent any edit since the World was (re)started."""
-        return self.edits != self.edits_at_start
+        """Whether the class changed the World since it was (re)started, reset or kept: an
+        edit sent since then was applied (or is still on its way). A refused one changed
+        nothing; playing time is no edit."""
+        self._settle()
+        return self._changed or bool(self._since_start)
+
+    def _new_start(self) -> None:
+        """The World starts afresh: the edits sent before are part of it (or undone)."""
+        self._since_start = []
+        self._changed = False
+
+    def _settle(self) -> None:
+        """Note the answered edits: one applied is a change; a refused one is forgotten."""
+        waiting = []
+        for future in self._since_start:
+            if not future.done():
+                waiting.append(future)
+            elif future.exception() is None:
+                self._changed = True
+        self._since_start = [] if self._changed else waiting
+
+    def _refresh_after(self, done):
+        """``done``, after which the next poll emits the snapshot as ``revised`` whatever
+        its revision number (two Worlds count their edits apart)."""
+        def then(ok):
+            if ok:
+                self._last = self._revision = None
+            if done is not None:
+                done(ok)
+        return then
 
     def watch(self, future, done=None):
         """Poll a Future of the Simulation (a command, an export, a save) and report its
@@ -121,7 +161,7 @@ class SimulationBridge(QObject):
         self.simulation.stop()
         self._pending.clear()
         self.simulation = self._simulation(world)
-        self.edits_at_start = self.edits
+        self._new_start()
         self._last = None
         self._revision = None
         self._error = None

@@ -213,3 +213,120 @@ def test_markdown_loads_no_resources(open_window):
 
     assert w.lesson_panel.text.loadResource(QTextDocument.ImageResource, QUrl("file:///etc/passwd")) is None
     assert w.lesson_panel.text.loadResource(QTextDocument.ImageResource, QUrl("https://example.org/x.png")) is None
+
+
+def test_reset_after_discard_does_not_ask_again_and_a_refused_edit_is_no_change(open_window, qtbot, monkeypatch):
+    w = open_window(world=_free_scene())
+    asked = []
+    monkeypatch.setattr(w, "ask_keep_edits", lambda: asked.append(1) or "discard")
+    w.bridge.send(commands.SetPosition("A", (7.0, 7.0))).result(timeout=2)
+    w.reset()
+    assert len(asked) == 1
+    qtbot.waitUntil(lambda: tuple(w.bridge.latest.positions[0]) == (2.0, 5.0), timeout=2000)
+    w.reset()  # back at the start, nothing changed since: nothing to ask
+    assert len(asked) == 1
+    with qtbot.waitSignal(w.bridge.refused, timeout=2000):
+        w.bridge.send(commands.SetMass("A", -1.0))  # refused: the World is unchanged
+    w.reset()
+    assert len(asked) == 1
+    # dragging a body while paused is a change
+    qtbot.waitUntil(lambda: w.bridge.simulation.paused, timeout=2000)
+    w.canvas.fit()
+    x, y = (float(v) for v in w.canvas.view.to_screen(2.0, 5.0))
+    from PySide6.QtCore import QPoint
+    qtbot.mousePress(w.canvas, Qt.LeftButton, pos=QPoint(round(x), round(y)))
+    qtbot.mouseMove(w.canvas, QPoint(round(x) + 40, round(y)))
+    qtbot.mouseRelease(w.canvas, Qt.LeftButton, pos=QPoint(round(x) + 40, round(y)))
+    qtbot.waitUntil(lambda: w.bridge.latest.positions[0][0] > 2.0, timeout=2000)
+    w.reset()
+    assert len(asked) == 2
+
+
+def test_the_other_panels_show_the_step_just_entered(open_window, qtbot):
+    """Two Worlds may carry the same revision number: the panels refresh on a new step anyway."""
+    path = next(p for p in lesson_files() if p.stem == "moon")
+    w = open_window(path)
+    w.bridge.send(commands.SetParameter("world.gravity.y", -5.0)).result(timeout=2)
+    qtbot.waitUntil(lambda: w.world_panel.strength.value() == pytest.approx(5.0), timeout=2000)
+    w.lesson_panel.next_step()  # step 2 sets g = 1.62 m/s²
+    entered(qtbot, w)
+    qtbot.waitUntil(lambda: w.world_panel.strength.value() == pytest.approx(1.62), timeout=2000)
+
+
+def test_the_prediction_is_the_one_typed_when_run_was_pressed(open_window, qtbot):
+    path = next(p for p in lesson_files() if p.stem == "moon")
+    w = open_window(path)
+    panel = w.lesson_panel
+    panel.prediction_entry.setText("1.25")
+    panel.run_prediction()
+    panel.prediction_entry.setText("9")  # typed while it runs: a prediction for the next run
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 1, timeout=20000)
+    assert panel.model.rows[0].predicted == 1.25
+    assert panel.model.rows[0].within is True  # 5²/(2·9.81) = 1.274 m
+
+
+def test_a_run_that_cannot_measure_says_why_in_one_sentence(open_window, qtbot):
+    from classroom_sim import Lesson, Prediction, Step
+
+    world = World(gravity=(0.0, -9.81))  # no box: no floor to land on
+    world.add_body(Body("A", 1.0, 0.3, (2.0, 5.0)))
+    world.lesson = Lesson("Falling", steps=(Step("Drop", "Where does it land?",
+                                                 predict=Prediction("How far?", "A", "floor", "time", "s")),))
+    w = open_window(world=world)
+    panel = w.lesson_panel
+    panel.prediction_entry.setText("1")
+    qtbot.mouseClick(panel.run_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: panel.run_button.isEnabled(), timeout=5000)
+    text = panel.result.text()
+    assert "box" in text and text.endswith(".") and "\n" not in text and text[0].isupper()
+    assert panel.model.rowCount() == 0 and "Running" not in panel.verdict.text()
+    assert not w.messages.isVisible()  # said in the panel, not as a refused edit
+
+
+def test_projector_mode_enlarges_the_lesson_panel(open_window):
+    path = next(p for p in lesson_files() if p.stem == "projectile")
+    w = open_window(path)
+    panel = w.lesson_panel
+    before = (panel.font().pointSizeF(), panel.text.document().defaultFont().pointSizeF(),
+              panel.verdict.font().pointSizeF(), panel.result.font().pointSizeF(),
+              panel.prediction_entry.font().pointSizeF())
+    w.set_projector(True)
+    after = (panel.font().pointSizeF(), panel.text.document().defaultFont().pointSizeF(),
+             panel.verdict.font().pointSizeF(), panel.result.font().pointSizeF(),
+             panel.prediction_entry.font().pointSizeF())
+    assert all(a >= 1.3 * b for a, b in zip(after, before)), (before, after)
+    w.set_projector(False)
+    assert panel.text.document().defaultFont().pointSizeF() == pytest.approx(before[1])
+
+
+def test_an_export_that_fails_says_so_in_the_panel(open_window, tmp_path):
+    path = next(p for p in lesson_files() if p.stem == "uniform")
+    w = open_window(path)
+    panel = w.lesson_panel
+    assert panel.export_csv_to(tmp_path / "no such folder" / "out.csv") is None
+    assert "cannot save" in panel.export_note.text()
+    assert not (tmp_path / "no such folder").exists()
+
+
+@pytest.mark.parametrize("button, choice", [("Keep", "keep"), ("Discard", "discard"), (None, "cancel")])
+def test_the_keep_or_discard_question_itself(open_window, qtbot, button, choice):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    w = open_window(world=_free_scene())
+    seen = []
+
+    def answer():
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(10, answer)
+            return
+        seen.append(box.text())
+        if button is None:
+            box.reject()  # Escape, or the window's close button
+        else:
+            next(b for b in box.buttons() if b.text().startswith(button)).click()
+
+    QTimer.singleShot(0, answer)
+    assert w.ask_keep_edits() == choice
+    assert "Keep the current state as the new start?" in seen[0]

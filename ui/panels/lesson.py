@@ -217,10 +217,12 @@ class LessonPanel(QWidget):
         self.table.setMinimumHeight(90)
         self.export_button = QPushButton("Export predictions as CSV…")
         self.export_button.clicked.connect(self.export_csv)
+        self.export_note = _words()
         self.table_box = QGroupBox("This session's predictions")
         tcol = QVBoxLayout(self.table_box)
         tcol.addWidget(self.table)
         tcol.addWidget(self.export_button)
+        tcol.addWidget(self.export_note)
 
         col = QVBoxLayout(self)
         col.addWidget(self.title)
@@ -242,10 +244,11 @@ class LessonPanel(QWidget):
         size = 15.0 if projector else max(QFont().pointSizeF(), 10.0)
         base.setPointSizeF(size)
         self.setFont(base)
-        for label, factor in ((self.title, 1.45), (self.step_title, 1.2), (self.verdict, 1.3)):
+        for label, factor, bold in ((self.title, 1.45, True), (self.step_title, 1.2, True),
+                                    (self.verdict, 1.3, True), (self.result, 1.15, False)):
             f = QFont(base)
             f.setPointSizeF(size * factor)
-            f.setBold(True)
+            f.setBold(bold)
             label.setFont(f)
         self.audience.setFont(base)  # (a label with a style sheet of its own keeps its font otherwise)
         self.text.document().setDefaultFont(base)
@@ -256,6 +259,11 @@ class LessonPanel(QWidget):
         step; a scene without a lesson shows nothing."""
         self.start = start
         self.lesson = start.lesson if start is not None else None
+        self.step = 0
+        self.values = {}
+        self.last_measurement = None
+        self._cancel_run()
+        self.export_note.clear()
         self.marker.emit(None)
         if self.lesson is None:
             return
@@ -367,8 +375,8 @@ class LessonPanel(QWidget):
         """An edit reached the World (a control, or another panel): show the true values of
         the settings. A position or a velocity control keeps showing what the class set: the
         body moves on from there."""
-        if self.lesson is None:
-            return
+        if self.lesson is None or (self.entering is not None and not self.entering.done()):
+            return  # (a snapshot of the World before the step: the step's own comes next)
         for param, field in self.fields.items():
             if param.endswith(MOTION):
                 continue
@@ -390,39 +398,39 @@ class LessonPanel(QWidget):
             return
         try:
             world = self.lesson.prepare(self.start, self.step, self.values)
-        except commands.CommandError as exc:
-            self._say(f"Cannot start the run: {exc}")
+        except (commands.CommandError, ValueError) as exc:
+            self._say(_sentence("The run cannot start", exc))
             return
+        text = self.prediction_entry.text().strip().replace(",", ".")
+        predicted = float(text) if text and _is_number(text) else None  # as typed when Run was pressed
         self._cancel_run()
         self.marker.emit(None)
-        self.bridge.restart(world)
+        self.entering = self.bridge.restart(world)
         self.result.clear()
         self.verdict.setStyleSheet("")
         self.verdict.setText("Running…")
         self.run_button.setEnabled(False)
         step = self.step
         self._run = future = self.bridge.run_until(predict.body, predict.event, predict.at,
-                                                   done=lambda ok: self._finished(future, step, ok))
+                                                   done=lambda ok: self._finished(future, step, predicted, ok))
 
     def _cancel_run(self) -> None:
         self._run = None
         self.run_button.setEnabled(True)
 
-    def _finished(self, future, step: int, ok: bool) -> None:
+    def _finished(self, future, step: int, predicted, ok: bool) -> None:
         if future is not self._run:
             return  # a run the class has since left
         self._run = None
         self.run_button.setEnabled(True)
         if not ok:
             self.verdict.setText("")
-            self._say(str(future.exception()))
+            self._say(_sentence("No measurement", future.exception()))
             return
         m = future.result()
         self.last_measurement = m
         predict = self.lesson.steps[step].predict
         measured = m.value(predict.quantity)
-        text = self.prediction_entry.text().strip().replace(",", ".")
-        predicted = float(text) if text and _is_number(text) else None
         within = None if predicted is None else predict.within(predicted, measured)
         self.marker.emit((m.position, f"{_number(measured)} {predict.unit}"))
         lines = [f"Measured: {_number(measured)} {predict.unit}   (at t = {m.time:.3f} s)"]
@@ -452,8 +460,9 @@ class LessonPanel(QWidget):
         if path:
             self.export_csv_to(path)
 
-    def export_csv_to(self, path) -> Path:
-        """Write the predictions table to ``path`` (``.csv`` added if missing), whole or not at all."""
+    def export_csv_to(self, path) -> Path | None:
+        """Write the predictions table to ``path`` (``.csv`` added if missing), whole or not
+        at all; the path written, or None (and the panel says why)."""
         path = Path(path)
         if path.suffix.lower() != ".csv":
             path = path.with_name(path.name + ".csv")
@@ -461,8 +470,9 @@ class LessonPanel(QWidget):
         try:
             write_atomically(path, lambda f: f.write(text))
         except OSError as exc:
-            self._say(f"{path}: cannot save: {exc.strerror or exc}")
-            raise
+            self.export_note.setText(f"{path}: cannot save: {exc.strerror or exc}")
+            return None
+        self.export_note.setText(f"Saved {path}")
         return path
 
 
@@ -479,6 +489,13 @@ def _words(text: str = "") -> QLabel:
     label.setTextFormat(Qt.PlainText)
     label.setWordWrap(True)
     return label
+
+
+def _sentence(lead: str, exc) -> str:
+    """One plain sentence: ``lead``, then why (an engine message such as "event: 'floor'
+    needs walls, and this scene has no box")."""
+    why = str(exc).strip().rstrip(".") or type(exc).__name__
+    return f"{lead}: {why}."
 
 
 def _is_number(text: str) -> bool:
