@@ -138,6 +138,7 @@ class Watch:
         self.began = None
         self.start = None
         self._partner = None  # the body a predicted collision is with
+        self._step = 0.0  # s: the step being taken (what a resting contact gains in one)
 
     def begin(self, world) -> None:
         """The run begins now: times count from here, ``range`` and ``height`` from here."""
@@ -159,6 +160,7 @@ class Watch:
         own_report = world.collision_report is None
         if own_report:
             world.collision_report = []
+        self._step = max(target - world.time, 0.0)
         try:
             return self._search(world, target)
         finally:
@@ -183,6 +185,7 @@ class Watch:
             before = world._motion()
             logged = len(world.collision_report)
             self._trial(world, stop)
+            self._start_p, self._start_v, self._start_a = p, v, a
             verdict = self._judge(world, i, p, v, a, t, cut, logged, tiny)
             if verdict is not False:
                 self._keep(world, before, stop)
@@ -201,21 +204,52 @@ class Watch:
         moved as the integrator says, or the move was too short to halve), or False
         (its course changed within the move: halve it)."""
         span = world.time - t
+        if self.event == "time":  # its instant does not depend on the path: measure what is there
+            return None if cut is None else self._measure(world, i, world._pos[i], world._vel[i])
         q, u = INTEGRATORS[world.integrator](p, v, a, cut if cut is not None else span)
+        free = ~self._resting(world, i, p, v, a)  # a wall that holds the body up is no disturbance
+        p, v, a, q, u = p[free], v[free], a[free], q[free], u[free]
+        here, moving = world._pos[i][free], world._vel[i][free]
         collided = any(self.body in entry[1:3] for entry in world.collision_report[logged:])
         if self.event == "collision" and collided and (cut is not None or tiny):
             return self._measure(world, i, world._pos[i], world._vel[i])
-        undisturbed = not collided and _close(world._pos[i], q, p, v, span)
+        undisturbed = not collided and _close(here, q, p, v, span)
         if undisturbed and cut is not None and self.event in ("floor", "wall"):
-            return self._measure(world, i, q, u)  # (a bounce may begin at the very instant of the contact)
-        undisturbed = undisturbed and _close(world._vel[i], u, v, a, span)
+            # (measured by the step's kinematics: a bounce may begin at the very instant of the contact)
+            return self._measure(world, i, *self._at_cut(world, i, free, cut))
+        undisturbed = undisturbed and _close(moving, u, v, a, span)
         if undisturbed:
             if cut is None or self.event == "collision":
                 return None
+            q, u = self._at_cut(world, i, free, cut)
             if self.event == "apex":
-                u = np.array([u[0], 0.0])  # the apex is where vy is zero
+                u[1] = 0.0  # the apex is where vy is zero
             return self._measure(world, i, q, u)
         return None if tiny else False
+
+    def _at_cut(self, world, i, free, cut):
+        """Position and velocity at the cut: by the integrator along the free axes, as the
+        World has them across a wall the body rests on."""
+        q, u = INTEGRATORS[world.integrator](self._start_p, self._start_v, self._start_a, cut)
+        q, u = np.array(q, float), np.array(u, float)
+        q[~free], u[~free] = world._pos[i][~free], world._vel[i][~free]
+        return q, u
+
+    def _resting(self, world, i, p, v, a) -> np.ndarray:
+        """Per axis (x, y): whether the body rests or slides on a wall across it at the start
+        of the move, held there by its acceleration and approaching no faster than one step
+        of that acceleration adds (a resting contact, not an impact)."""
+        out = np.zeros(2, np.bool_)
+        if world.bounds is None:
+            return out
+        r = world._radius[i]
+        lo, hi = world.bounds[:2], world.bounds[2:]
+        for k in range(2):
+            rest = abs(a[k]) * self._step + 1e-9
+            near = 1e-9 * (1.0 + abs(p[k])) + rest * self._step
+            out[k] = ((p[k] - r - lo[k] <= near and -v[k] <= rest and a[k] <= 0.0)  # (-v: its approach)
+                      or (hi[k] - r - p[k] <= near and v[k] <= rest and a[k] >= 0.0))
+        return out
 
     def _predict(self, world, i, p, v, a, span):
         """The time (s, from now, within ``span``) at which the event would happen if the body
@@ -234,11 +268,16 @@ class Watch:
         r = world._radius[i]
         if event in ("floor", "wall"):
             xmin, ymin, xmax, ymax = world.bounds
-            walls = [(p[1] - r - ymin, v[1], c * a[1])]  # the floor: z down to zero
+            walls = [(p[1] - r - ymin, v[1], c * a[1], a[1])]  # the floor: z down to zero
             if event == "wall":
-                walls += [(p[0] - r - xmin, v[0], c * a[0]), (xmax - r - p[0], -v[0], -c * a[0]),
-                          (ymax - r - p[1], -v[1], -c * a[1])]
-            times = [s for s in (first_crossing(z, w, qq, span) for z, w, qq in walls) if s is not None]
+                walls += [(p[0] - r - xmin, v[0], c * a[0], a[0]), (xmax - r - p[0], -v[0], -c * a[0], a[0]),
+                          (ymax - r - p[1], -v[1], -c * a[1], a[1])]
+            times = []
+            for z, w, qq, pull in walls:
+                s = first_crossing(z, w, qq, span)
+                # a contact slower than one step of the acceleration adds is resting, no impact
+                if s is not None and -(w + 2.0 * qq * s) > abs(pull) * self._step + 1e-9:
+                    times.append(s)
             return min(times) if times else None
         # collision: the first contact with any other body, each flying on undisturbed
         acc = world._accelerations_now()
@@ -297,6 +336,8 @@ class Watch:
 
 
 def _close(actual, expected, base, rate, span) -> bool:
+    if not len(actual):
+        return True
     scale = 1.0 + float(np.abs(base).max()) + float(np.abs(rate).max()) * span
     return bool(np.abs(actual - expected).max() <= AGREE * scale)
 

@@ -45,7 +45,8 @@ def angle_of(vx: float, vy: float, rest_angle: float = 0.0) -> float:
     """The direction of (vx, vy) in degrees anticlockwise from +x, in (-180, 180];
     ``rest_angle`` for a body at rest."""
     if vx == 0.0 and vy == 0.0:
-        return float(rest_angle)
+        angle = (float(rest_angle) + 180.0) % 360.0 - 180.0
+        return 180.0 if angle == -180.0 else angle
     angle = math.degrees(math.atan2(vy, vx))
     return 180.0 if angle == -180.0 else angle
 

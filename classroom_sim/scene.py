@@ -424,8 +424,30 @@ def dumps_scene(world: World) -> str:
         for acc in body.accelerations:
             lines += ["", "[[bodies.accelerations]]", *_acceleration_lines(acc)]
     if lesson is not None:
-        lines += _lesson_lines(lesson)
+        lines += _lesson_lines(_loadable(lesson, world))
     return "\n".join(lines) + "\n"
+
+
+def _loadable(lesson, world):
+    """``lesson`` without the setup entries ``world`` can no longer take (a launch speed
+    for a body since fixed, a position outside a box since shrunk): a saved scene
+    always loads again."""
+    from dataclasses import replace
+
+    steps = []
+    for step in lesson.steps:
+        if not step.setup:
+            steps.append(step)
+            continue
+        trial, kept = copy.deepcopy(world), []
+        for param, value in step.setup:
+            try:
+                SetParameter(param, value).apply(trial)
+                kept.append((param, value))
+            except CommandError:
+                pass
+        steps.append(replace(step, setup=tuple(kept)))
+    return replace(lesson, steps=tuple(steps))
 
 
 def _lesson_lines(lesson) -> list:

@@ -203,7 +203,7 @@ class Simulation:
                 w.begin(self._world)
             except EventError as exc:
                 raise CommandError(str(exc)) from None
-            self._cancel_watch()
+            self._cancel_watch("a new run replaced this one before the event")
             self._watch = (w, result, self._world.time + limit)
             self._do_resume()
 

@@ -201,3 +201,143 @@ def test_gui_starts_the_registered_app_on_the_default_lesson(monkeypatch):
     assert main(["--student"]) == 0
     assert started[0][0].endswith("projectile.toml") and started[1] == ("other.toml", False)
     assert started[2] == ("other.toml", True) and started[3][0].endswith("projectile.toml") and started[3][1]
+
+
+# -- answers: the key of a lesson's predictions ---------------------------------------------------------------
+
+LAUNCH = """
+[lesson]
+title = "Launch"
+
+[world]
+gravity = [0.0, -9.81]
+bounds = [0.0, 0.0, 60.0, 30.0]
+
+[[bodies]]
+name = "ball"
+mass = 0.5
+radius = 0.25
+position = [1.0, 0.25]
+velocity = [0.0, 0.0]
+
+[[steps]]
+title = "Look"
+
+[[steps]]
+title = "Range at 30°"
+setup = { "bodies.ball.angle" = 30.0, "bodies.ball.speed" = 12.0 }
+
+[steps.predict]
+question = "How far does it land?"
+body = "ball"
+event = "floor"
+quantity = "range"
+unit = "m"
+
+[[steps]]
+title = "Momentum"
+setup = { "bodies.ball.speed" = 12.0, "bodies.ball.angle" = 60.0 }
+
+[steps.predict]
+question = "Its vertical momentum at 1 s?"
+body = "ball"
+event = "time"
+at = 1.0
+quantity = "py"
+unit = "kg m/s"
+"""
+
+
+@pytest.fixture
+def launch(tmp_path):
+    path = tmp_path / "launch.toml"
+    path.write_text(LAUNCH, encoding="utf-8")
+    return path
+
+
+def test_answers_prints_one_line_per_prediction_counting_every_step(launch, capsys):
+    import math
+
+    assert main(["answers", str(launch)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2
+    vx, vy = 12.0 * math.cos(math.radians(30)), 12.0 * math.sin(math.radians(30))
+    step1, step2 = out
+    assert step1.startswith("steps[1] Range at 30°: range = ") and step1.endswith(" s)")
+    value, time = step1.removeprefix("steps[1] Range at 30°: range = ").split(" m (at t = ")
+    assert float(value) == pytest.approx(2 * vx * vy / 9.81, abs=1e-9)
+    assert float(time.removesuffix(" s)")) == pytest.approx(2 * vy / 9.81, abs=1e-9)
+    assert repr(float(value)) == value  # full precision
+    value, time = step2.removeprefix("steps[2] Momentum: py = ").split(" kg m/s (at t = ")
+    assert float(value) == pytest.approx(0.5 * (12.0 * math.sin(math.radians(60)) - 9.81), abs=1e-9)
+    assert time == "1.0 s)"
+
+
+def test_answers_json_has_the_documented_keys(launch, capsys):
+    assert main(["answers", str(launch)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert main(["answers", str(launch), "--json"]) == 0
+    rows = __import__("json").loads(capsys.readouterr().out)
+    assert [set(r) for r in rows] == [{"step", "title", "question", "quantity", "unit", "value", "time"}] * 2
+    assert [(r["step"], r["title"], r["quantity"], r["unit"]) for r in rows] == \
+        [(1, "Range at 30°", "range", "m"), (2, "Momentum", "py", "kg m/s")]
+    assert rows[0]["question"] == "How far does it land?"
+    for row, line in zip(rows, lines):  # the same numbers as the lines
+        assert line == f"steps[{row['step']}] {row['title']}: {row['quantity']} = {row['value']!r} {row['unit']} " \
+                       f"(at t = {row['time']!r} s)"
+
+
+def test_answers_of_a_bad_lesson_is_one_line_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(LAUNCH.replace('quantity = "py"', 'quantity = "momentum"'), encoding="utf-8")
+    assert main(["answers", str(bad)]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and f"{bad}: steps[2].predict.quantity: must be one of 'time'" in err[0]
+    assert captured.out == ""
+
+
+def test_answers_names_the_step_whose_event_never_happens(launch, capsys, monkeypatch):
+    from functools import partial
+
+    import classroom_sim.cli as cli
+    from classroom_sim import events
+
+    # the third step's ball has no apex: gravity off; the limit made short to keep this quick
+    launch.write_text(LAUNCH.replace('event = "time"\nat = 1.0', 'event = "apex"')
+                      .replace('setup = { "bodies.ball.speed" = 12.0, "bodies.ball.angle" = 60.0 }',
+                               'setup = { "world.gravity.y" = 0.0, "bodies.ball.speed" = 12.0, '
+                               '"bodies.ball.angle" = 60.0 }'), encoding="utf-8")
+    monkeypatch.setattr(cli, "answer_key", partial(events.answer_key, limit=3.0))
+    assert main(["answers", str(launch)]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"classroom-sim: {launch}: steps[2].predict.event: ")
+    assert "did not happen within 3 s" in err[0] and captured.out == ""
+
+
+def test_answers_of_a_scene_without_predictions_prints_nothing(tmp_path, capsys):
+    plain = tmp_path / "plain.toml"
+    plain.write_text(SCENE, encoding="utf-8")
+    assert main(["answers", str(plain)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and "no step asks for a prediction" in captured.err
+
+
+def test_lessons_json_files_are_absolute_from_anywhere(tmp_path, monkeypatch, capsys):
+    import json
+    from pathlib import Path
+
+    from classroom_sim import load_scene
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["lessons", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) >= 14
+    for row in rows:
+        path = Path(row["file"])
+        assert path.is_absolute() and path.stem == row["name"]
+        lesson = load_scene(path).lesson
+        assert (row["title"], row["summary"], row["audience"], row["topic"]) == \
+            (lesson.title, lesson.summary, lesson.audience, lesson.topic)
+        assert (row["steps"], row["predictions"]) == (len(lesson.steps), len(lesson.predictions))

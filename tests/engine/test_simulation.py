@@ -438,3 +438,89 @@ def test_the_cycle_rate_is_measured_and_zero_while_paused(sim):
     assert 0.0 < s.cycle_time < 1.0 / 120.0
     s.pause().result(timeout=1)
     assert s.cycles_per_second == 0.0
+
+
+# -- run_until in the physics thread -------------------------------------------------------------------------
+
+def thrown_in_a_box():
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 40.0, 40.0))
+    w.add_body(Body("ball", 1.0, 0.5, (2.0, 0.5), (2.0, 8.0)))
+    return w
+
+
+@pytest.mark.parametrize("event", ["apex", "floor"])
+def test_run_until_times_from_where_the_run_begins(sim, event):
+    s = sim(thrown_in_a_box())
+    s.time_scale = 4.0
+    s.start()
+    wait_until(lambda: s.latest.time > 0.1)
+    s.pause().result(timeout=2)
+    begun = s.latest
+    t0, (x0, y0), (vx, vy) = begun.time, begun.positions[0], begun.velocities[0]
+    assert vy > 0.0
+    m = s.run_until("ball", event).result(timeout=20)
+    assert s.paused
+    # the rest of the flight from the paused state, by the textbook
+    t = vy / G if event == "apex" else (vy + math.sqrt(vy * vy + 2 * G * (y0 - 0.5))) / G
+    assert m.time == pytest.approx(t, abs=1e-9) and m.world_time == pytest.approx(t0 + t, abs=1e-9)
+    assert m.start == (float(x0), float(y0))
+    snap = s.latest
+    assert snap.time == pytest.approx(m.world_time, abs=1e-9)
+    assert snap.positions[0] == pytest.approx(m.position, abs=1e-9)
+    assert m.position == pytest.approx((x0 + vx * t, y0 + vy * t - G * t * t / 2), abs=1e-9)
+    time.sleep(0.05)
+    assert s.latest.time == snap.time  # and it stays there
+
+
+def test_run_until_gives_up_at_its_limit(sim):
+    w = World(gravity=(0.0, 0.0))
+    w.add_body(Body("ball", 1.0, 0.5, (0.0, 0.0), (1.0, 0.0)))
+    s = sim(w)
+    s.time_scale = 4.0
+    s.pause()
+    s.start()
+    with pytest.raises(CommandError, match=r"'apex' of 'ball' did not happen within 0.4 s"):
+        s.run_until("ball", "apex", limit=0.4).result(timeout=10)
+    assert s.paused
+    wait_until(lambda: s.latest.time == pytest.approx(0.4, abs=1e-9))
+
+
+@pytest.mark.parametrize("args, message", [(("ghost", "apex"), "no body named 'ghost'"),
+                                           (("ball", "floor"), "'floor' needs walls"),
+                                           (("ball", "landing"), "event: must be one of"),
+                                           (("ball", "height"), "at: needed")])
+def test_run_until_refuses_what_it_cannot_watch(sim, args, message):
+    s = sim()
+    s.pause()
+    s.start()
+    with pytest.raises(CommandError, match=message):
+        s.run_until(*args).result(timeout=5)
+    assert s.paused and s.latest.time == 0.0
+
+
+def test_a_second_run_until_replaces_the_first(sim):
+    s = sim(thrown_in_a_box())
+    s.time_scale = 4.0
+    s.pause()
+    s.start()
+    first = s.run_until("ball", "floor")
+    second = s.run_until("ball", "apex")
+    with pytest.raises(CommandError):
+        first.result(timeout=10)
+    assert second.result(timeout=10).time == pytest.approx(8.0 / G, abs=1e-9)
+
+
+def test_restart_then_keep_as_start(sim):
+    s = sim(thrown_in_a_box())
+    s.start()
+    other = World(gravity=(0.0, 0.0))
+    other.add_body(Body("x", 1.0, 0.5, (0.0, 0.0), (1.0, 0.0)))
+    s.restart(other).result(timeout=2)
+    assert s.paused and s.latest.names == ("x",) and s.latest.time == 0.0
+    s.send(commands.SetVelocity("x", (0.0, 3.0))).result(timeout=2)
+    s.keep_as_start().result(timeout=2)
+    s.step_once().result(timeout=2)
+    assert s.latest.time > 0.0
+    s.reset().result(timeout=2)
+    assert s.latest.time == 0.0 and tuple(s.latest.velocities[0]) == (0.0, 3.0)
+    assert tuple(s.latest.positions[0]) == (0.0, 0.0)
