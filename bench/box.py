@@ -3,9 +3,11 @@
 N balls of radius 5 cm cover 20% of a square box, start apart at random
 (fixed seed) with speeds of 0.5-1.5 m/s; gravity -9.81 m/s², restitution 1,
 steps of 1/240 s. Each engine warms up for 5 s of simulated time, then steps
-for at least 2 s of wall time. Prints steps per second of both and the ratio.
+for at least 2 s of wall time. Prints steps per second of both, the ratio, and
+nanoseconds per body-step (how the cost grows with N: flat is linear), with the
+largest N's against N = 1,000's.
 
-    python -m bench.box [N ...]        (default: 100 1000 5000)
+    python -m bench.box [N ...]        (default: 100 1000 5000 20000)
 """
 
 from __future__ import annotations
@@ -88,15 +90,23 @@ def steps_per_second(step) -> float:
 
 
 def main(argv=None) -> None:
-    sizes = [int(a) for a in (argv if argv else [100, 1000, 5000])]
-    print(f"{'N':>6} {'classroom-sim steps/s':>22} {'pymunk steps/s':>15} {'ratio':>6}")
+    sizes = [int(a) for a in (argv if argv else [100, 1000, 5000, 20000])]
+    print(f"{'N':>6} {'classroom-sim steps/s':>22} {'pymunk steps/s':>15} {'ratio':>6} "
+          f"{'ns/body-step':>13} {'pymunk ns/body-step':>20}")
+    per_body = {}
     for n in sizes:
         ours = steps_per_second(box_world(n).step)
         try:
             peer = steps_per_second(box_space(n).step)
         except ImportError:
             peer = float("nan")
-        print(f"{n:>6} {ours:>22.0f} {peer:>15.0f} {ours / peer:>6.2f}", flush=True)
+        per_body[n] = 1e9 / (ours * n)
+        print(f"{n:>6} {ours:>22.0f} {peer:>15.0f} {ours / peer:>6.2f} {per_body[n]:>13.0f} "
+              f"{1e9 / (peer * n):>20.0f}", flush=True)
+    top = max(sizes)
+    if 1000 in per_body and top > 1000:
+        print(f"ns per body-step at N = {top:,} against N = 1,000: {per_body[top] / per_body[1000]:.2f}x "
+              f"(goal: at most 1.5x)")
 
 
 if __name__ == "__main__":
