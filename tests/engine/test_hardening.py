@@ -277,3 +277,18 @@ def test_the_simulation_publishes_the_counts():
         assert sim.degraded["passes"] > 0
     finally:
         sim.stop()
+
+
+def test_a_simulation_at_the_limits_stops_within_a_second():
+    import time
+
+    rng = np.random.default_rng(1)
+    w = World(gravity=(1e8, -1e8), bounds=(-1e9, -1e9, 1e9, 1e9))
+    for k in range(500):
+        w.add_body(Body(f"b{k}", 1.0, float(rng.uniform(1e-9, 1e6)), tuple(rng.uniform(-9e8, 9e8, 2)),
+                        tuple(rng.uniform(-1e8, 1e8, 2))))
+    sim = Simulation(w)
+    sim.start()
+    time.sleep(0.5)
+    sim.stop(timeout=1.0)  # (TimeoutError if the physics thread is still inside a cycle after 1 s)
+    assert not sim.running and sim.error is None and sim.cycles > 0
