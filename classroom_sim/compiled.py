@@ -28,25 +28,39 @@ from numba import njit
 HERE = Path(__file__).parent
 
 
+def _module(path: Path, folder: Path) -> tuple:
+    """A source's module name below ``folder``, as parts ("collisions", "broad"); a
+    package's ``__init__`` is the package."""
+    parts = path.relative_to(folder).with_suffix("").parts
+    return parts[:-1] if parts[-1] == "__init__" else parts
+
+
 def compiled_sources(folder: Path = HERE) -> list:
     """The engine's modules whose code a compiled function may run: those that import
-    ``compiled``, and every module of the package they import, transitively."""
+    ``compiled``, and every module of the package they import, transitively (with the
+    packages that hold them), in subpackages too."""
+    paths = {_module(path, folder): path for path in sorted(folder.rglob("*.py"))}
     imports = {}
-    for path in sorted(folder.glob("*.py")):
-        names = set()
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name[:-1]
+        found = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                names.update([node.module.split(".")[0]] if node.module else [a.name for a in node.names])
-        imports[path.stem] = names
-    todo = [name for name, names in imports.items() if "compiled" in names or name == "compiled"]
-    found = set()
+            if not isinstance(node, ast.ImportFrom) or node.level == 0:
+                continue
+            base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+            target = base + tuple(node.module.split(".")) if node.module else base
+            found.add(target)
+            found.update(target + (alias.name,) for alias in node.names)  # (a submodule, if one)
+        imports[name] = {m[:k] for m in found if m in paths for k in range(1, len(m) + 1)} & set(paths)
+    todo = [name for name, names in imports.items() if ("compiled",) in names or name == ("compiled",)]
+    needed = set()
     while todo:
         name = todo.pop()
-        if name in found or name not in imports:
+        if name in needed:
             continue
-        found.add(name)
+        needed.add(name)
         todo.extend(imports[name])
-    return [folder / f"{name}.py" for name in sorted(found)]
+    return [paths[name] for name in sorted(needed)]
 
 
 def private_folder(path: Path) -> bool:
@@ -72,7 +86,7 @@ def _cache_dir() -> str:
     """The folder for numba's cache, or "" for none (compile in memory)."""
     digest = hashlib.sha256()
     for path in compiled_sources():
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        digest.update(str(path.relative_to(HERE)).encode() + b"\0" + path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "classroom-sim"
     if private_folder(base):
         leaf = base / f"numba-{digest.hexdigest()[:16]}"

@@ -1,14 +1,25 @@
-"""How a step is cut and carried out: one compiled function per World step.
+"""How a World step is carried out: one compiled function, contact by contact.
 
-Each body gets a disc that holds all of its motion until the end of the step
-(its radius grown by how far it may travel); the pairs whose discs overlap are
-the only ones that may touch. A pair that may touch and then move on, relative
-to each other, by more than the smaller of its radii before the step ends is
-checked before it has (see `collisions.fast_pairs`); only its bodies are split,
-and every other body moves by one integrator step. Whenever a split body
-leaves its disc (a collision sped it up, or a push moved it), its pairs are
-planned again. Compiled without the GIL, so that other threads run while the
-physics thread steps.
+1. Bodies at rest against a wall stay there: the wall holds up what presses
+   them into it (`walls.settle_on_walls`).
+2. Each body gets a disc that holds all of its motion until the end of the
+   step (its radius grown by how far it may travel); only bodies whose discs
+   overlap may touch (`broad.plan`).
+3. For each such pair, and each body whose disc reaches a wall, the time at
+   which they first touch, if within the step (`schedule.contact`), goes
+   into a queue in time order.
+4. The earliest contact is taken: its bodies are moved to that instant (by one
+   integrator step from where they were), resolved there (`contacts.collide`,
+   `walls.hit_wall`), and their contacts with everything near them found anew
+   (a collision may have sped a body out of its disc: its disc is drawn anew,
+   and its new neighbours found, `broad.partners`). Stale contacts, found
+   before one of their bodies changed course, are passed over.
+5. When no contact is left within the step, every body is moved to its end: a
+   body that touched nothing moves by exactly one integrator step.
+6. What touches at the end is settled (`contacts.settle`): resting contacts,
+   overlaps that exist anyway, and the walls.
+
+Compiled without the GIL, so that other threads run while the physics thread steps.
 """
 
 from __future__ import annotations
@@ -17,118 +28,228 @@ import math
 
 import numpy as np
 
-from . import collisions
+from .collisions import broad
+from .collisions.contacts import AFLOAT, collide, pair_resting_speed, settle, supports
+from .collisions.motion import move, path
+from .collisions.schedule import APPROACH, NONE, contact, pop, push, queue
+from .collisions.walls import contain, hit_wall, settle_on_walls, wall_contact
 from .compiled import jit as _jit
 
+EVENTS_PER_BODY = 64
+"""A step resolves at most this many contacts per body (and `MIN_EVENTS` at least): a
+scene that would need more (a ball squeezed between two walls of its own size) finishes
+its step with the rest left to the settling at its end, rather than hang the thread."""
 
-MAX_PARTS = 10_000
-"""A step is cut into no more parts than this (a pathological scene finishes its
-step with a coarser check rather than hang the physics thread)."""
+MIN_EVENTS = 10_000
 
-CUT_PARTS = 1
-"""A flag of `advance`'s report: `MAX_PARTS` stopped the cutting of the step early."""
+DISC_SLOP = 1e-9
+"""Relative: a disc's radius is grown by this much, so that bodies that just touch share a pair."""
+
+CUT_EVENTS = 1
+"""A flag of `advance`'s report: the step needed more contacts than it may resolve."""
 CUT_PASSES = 2
-"""A flag of `advance`'s report: `collisions.MAX_PASSES` left overlaps for the next step."""
+"""A flag of `advance`'s report: overlaps of pressed bodies were left for later steps."""
 
 
 @_jit
-def _discs(vel, acc, radius, idx, t_body, target, extent):
-    for i in idx:
-        span = target - t_body[i]
-        speed = math.sqrt(vel[i, 0] * vel[i, 0] + vel[i, 1] * vel[i, 1])
-        pull = abs(acc[i, 0]) + abs(acc[i, 1])  # at least |a|, without a square root
-        extent[i] = radius[i] + speed * span + 0.5 * pull * span * span
+def _disc(b, i, t, end):
+    """The radius (m) of a disc about body ``i``'s position at ``t`` that holds its motion until ``end``."""
+    span = end - t
+    speed = math.sqrt(b.vel[i, 0] * b.vel[i, 0] + b.vel[i, 1] * b.vel[i, 1])
+    pull = abs(b.acc[i, 0]) + abs(b.acc[i, 1])  # at least |a|, without a square root
+    return b.radius[i] * (1.0 + DISC_SLOP) + speed * span + 0.5 * pull * span * span
 
 
 @_jit
-def _away_from_walls(centre, extent, idx, bounds, straight):
-    """Mark which of the bodies ``idx`` have a disc that stays clear of every wall."""
-    if len(bounds) != 4:
-        return
-    x0, y0, x1, y1 = bounds[0], bounds[1], bounds[2], bounds[3]  # (read once: each store could change them)
-    for i in idx:
-        straight[i] = ((x0 <= centre[i, 0] - extent[i]) & (centre[i, 0] + extent[i] <= x1)
-                       & (y0 <= centre[i, 1] - extent[i]) & (centre[i, 1] + extent[i] <= y1))
+def _clear_of_walls(centre, extent, i, bounds):
+    return ((bounds[0] <= centre[i, 0] - extent[i]) & (centre[i, 0] + extent[i] <= bounds[2])
+            & (bounds[1] <= centre[i, 1] - extent[i]) & (centre[i, 1] + extent[i] <= bounds[3]))
 
 
 @_jit
-def _resolve(pos, vel, inv_mass, radius, movable, pi, pj, e, bounds, e_wall, log_ij, log_vectors, logged, idx):
-    collided, logged, capped = collisions.resolve_pairs(pos, vel, inv_mass, radius, pi, pj, e, log_ij, log_vectors,
-                                                        logged)
-    if len(bounds) == 4:
-        collisions.contain(pos, vel, radius, movable, bounds, e_wall, idx)
-    return logged, capped
+def _pair_time(b, i, j, t, rules, level):
+    """When bodies i and j first touch after ``t`` within the step, closing in faster than
+    `APPROACH`, or `NONE`. Two that touch already and close in no faster than a resting
+    contact are left to the settling at the step's end (`contacts.settle`): resolved one
+    contact at a time, a body resting in the notch between two others would bounce
+    between them at one instant, ever more slowly, without end."""
+    c = rules.square
+    pix, piy, vix, viy, aix, aiy = path(b, i, t, c)
+    pjx, pjy, vjx, vjy, ajx, ajy = path(b, j, t, c)
+    px, py, vx, vy, ax, ay = pjx - pix, pjy - piy, vjx - vix, vjy - viy, ajx - aix, ajy - aiy
+    s = contact(px, py, vx, vy, ax, ay, b.radius[i] + b.radius[j], rules.end - t)
+    if s == NONE:
+        return NONE
+    dx = px + (vx + ax * s) * s
+    dy = py + (vy + ay * s) * s
+    closing = -(dx * (vx + 2.0 * ax * s) + dy * (vy + 2.0 * ay * s))
+    dist = math.sqrt(dx * dx + dy * dy)
+    if not closing > APPROACH * dist:
+        return NONE
+    if s == 0.0:
+        held = level[i] != AFLOAT or level[j] != AFLOAT
+        if not closing > dist * pair_resting_speed(b, i, j, dx / dist, dy / dist, rules.end - rules.start, held):
+            return NONE
+    return t + s
 
 
 @_jit
-def advance(pos, vel, acc, radius, inv_mass, t0, target, method, bounds, e, e_wall, log_ij, log_vectors):
-    """Advance every body from ``t0`` to ``target`` (s), in place. Returns the number
-    of collisions (each is written to the log arrays while there is room) and the
-    flags of the caps that cut the work short (`CUT_PARTS`, `CUT_PASSES`)."""
-    n = pos.shape[0]
-    every = np.arange(n)
-    movable = inv_mass > 0.0
-    fixed = ~movable
-    centre = pos.copy()
+def _stamps(stamp, i, j):
+    return (stamp[i] << 32) | (stamp[j] if j >= 0 else 0)
+
+
+@_jit
+def _schedule(b, x, t, rules, level, q, stamp, first, other, xhead, xnext, xother):
+    """Queue every contact of body ``x`` (its clock at ``t``) with its neighbours and the walls."""
+    for k in range(first[x], first[x + 1]):
+        j = other[k]
+        s = _pair_time(b, x, j, t, rules, level)
+        if s != NONE:
+            q = push(q, s, x, j, _stamps(stamp, x, j))
+    k = xhead[x]
+    while k >= 0:
+        j = xother[k]
+        s = _pair_time(b, x, j, t, rules, level)
+        if s != NONE:
+            q = push(q, s, x, j, _stamps(stamp, x, j))
+        k = xnext[k]
+    if len(rules.bounds) == 4 and b.inv_mass[x] > 0.0:
+        tw, w = wall_contact(b, x, t, rules)
+        if tw != NONE:
+            q = push(q, tw, x, -1 - w, _stamps(stamp, x, -1))
+    return q
+
+
+@_jit
+def _known(x, j, first, other, xhead, xnext, xother):
+    for k in range(first[x], first[x + 1]):
+        if other[k] == j:
+            return True
+    k = xhead[x]
+    while k >= 0:
+        if xother[k] == j:
+            return True
+        k = xnext[k]
+    return False
+
+
+@_jit
+def advance(b, rules, log):
+    """Advance every body of ``b`` (`motion.Bodies`, their clocks at ``rules.start``) to
+    ``rules.end``, in place. Returns the number of collisions (each written to ``log``
+    while there is room) and the flags of the caps that cut the work short
+    (`CUT_EVENTS`, `CUT_PASSES`)."""
+    n = b.pos.shape[0]
+    t0, end = rules.start, rules.end
+    walls = len(rules.bounds) == 4
+    fixed = b.inv_mass == 0.0
+    if walls:
+        for i in range(n):
+            if not fixed[i]:
+                settle_on_walls(b, i, rules)
+    centre = b.pos.copy()
     extent = np.empty(n)
-    _discs(vel, acc, radius, every, np.full(n, t0), target, extent)
-    # the pairs that may touch, in grid order (each body's rank in it); loose: the bodies not in the grid as it is now
-    ci, cj, rank, grid, loose, biggest = collisions.plan(centre, extent, fixed)
-    straight = np.ones(n, np.bool_)  # bodies whose disc meets no wall: they fly straight
-    _away_from_walls(centre, extent, every, bounds, straight)
-    t_now = t0
-    t_body = np.full(n, t0)  # the time each body has reached
-    logged = 0
-    split = np.ones(n, np.bool_)
-    left = np.empty(n)
-    fi, fj, t_next = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
-    xi = np.empty(0, np.int64)  # pairs found since the plan: kept apart (few) until the end, in grid order
-    xj = np.empty(0, np.int64)
-    parts = 0
+    for i in range(n):
+        extent[i] = _disc(b, i, t0, end)
+    # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
+    pi, pj, rank, grid, loose, biggest = broad.plan(centre, extent, fixed)
+    level = supports(b, pi, pj, rules.bounds)  # what rests on what, as the step begins
+    # each body's neighbours: those of the plan (first, other), and those found later (a list each)
+    first = np.zeros(n + 1, np.int64)
+    for k in range(len(pi)):
+        first[pi[k] + 1] += 1
+        first[pj[k] + 1] += 1
+    for i in range(n):
+        first[i + 1] += first[i]
+    fill = first[:-1].copy()
+    other = np.empty(2 * len(pi), np.int64)
+    for k in range(len(pi)):
+        other[fill[pi[k]]] = pj[k]
+        fill[pi[k]] += 1
+        other[fill[pj[k]]] = pi[k]
+        fill[pj[k]] += 1
+    xhead = np.full(n, -1, np.int64)
+    xnext = np.empty(16, np.int64)
+    xother = np.empty(16, np.int64)
+    xi = np.empty(16, np.int64)  # the pairs found later, once each
+    xj = np.empty(16, np.int64)
+    extra = 0
+    stamp = np.zeros(n, np.int64)
+    q = queue(len(pi) // 4 + 64)
+    for k in range(len(pi)):
+        s = _pair_time(b, pi[k], pj[k], t0, rules, level)
+        if s != NONE:
+            q = push(q, s, pi[k], pj[k], 0)
+    if walls:
+        for i in range(n):
+            if not fixed[i] and not _clear_of_walls(centre, extent, i, rules.bounds):
+                tw, w = wall_contact(b, i, t0, rules)
+                if tw != NONE:
+                    q = push(q, tw, i, -1 - w, 0)
+    spare = broad.loose_start(centre, extent, grid, loose)
+    found = np.empty(n, np.int64)
     flags = 0
-    while t_next < target and parts < MAX_PARTS:
-        parts += 1
-        split[:] = False
-        split[fi] = True
-        split[fj] = True
-        idx = collisions.where(split)
-        collisions.move(pos, vel, acc, idx, t_body, t_now, method, radius, movable, bounds, e_wall)
-        collisions.move(pos, vel, acc, idx, t_body, t_next, method, radius, movable, bounds, e_wall)
-        logged, capped = _resolve(pos, vel, inv_mass, radius, movable, fi, fj, e, bounds, e_wall, log_ij, log_vectors,
-                                  logged, idx)
-        if capped:
-            flags |= CUT_PASSES
-        t_now = t_next
-        # Keep every disc holding its body's motion: plan again the pairs of those that left theirs.
-        _discs(vel, acc, radius, idx, t_body, target, left)
-        chosen = np.zeros(n, np.bool_)
-        gone = False
-        for i in idx:
-            dx = pos[i, 0] - centre[i, 0]
-            dy = pos[i, 1] - centre[i, 1]
-            if math.sqrt(dx * dx + dy * dy) + left[i] > extent[i]:
-                chosen[i] = True
-                loose[i] = True
-                gone = True
-                centre[i, 0], centre[i, 1] = pos[i, 0], pos[i, 1]
-                extent[i] = left[i]
-        if gone:
-            _away_from_walls(centre, extent, idx, bounds, straight)
-            ni, nj = collisions.pairs_again(centre, extent, fixed, grid, biggest, chosen, loose)
-            xi, xj = collisions.merge_pairs(xi, xj, ni, nj, rank)
-        # Check again every pair of a split body: which must be seen before the end, and by when.
-        fi, fj, t_next = collisions.fast_pairs(pos, vel, acc, radius, ci, cj, t_body, target, split, straight)
-        if len(xi):
-            gi, gj, sooner = collisions.fast_pairs(pos, vel, acc, radius, xi, xj, t_body, target, split, straight)
-            fi, fj = collisions.merge_pairs(fi, fj, gi, gj, rank)
-            t_next = min(t_next, sooner)
-    if len(xi):
-        ci, cj = collisions.merge_pairs(ci, cj, xi, xj, rank)
-    collisions.move(pos, vel, acc, every, t_body, target, method, radius, movable, bounds, e_wall)
-    if t_next < target:
-        flags |= CUT_PARTS
-    logged, capped = _resolve(pos, vel, inv_mass, radius, movable, ci, cj, e, bounds, e_wall, log_ij, log_vectors,
-                              logged, every)
-    if capped:
+    logged = 0
+    events = 0
+    cap = max(MIN_EVENTS, EVENTS_PER_BODY * n)
+    while q.size[0] > 0:
+        t, i, o, stamps = pop(q)
+        if stamps >> 32 != stamp[i] or (o >= 0 and (stamps & 0xFFFFFFFF) != stamp[o]):
+            continue  # one of them changed course since
+        if events == cap:
+            flags |= CUT_EVENTS
+            break
+        events += 1
+        if o >= 0:
+            changed, logged = collide(b, i, o, t, rules, log, logged, level)
+        else:
+            changed = hit_wall(b, i, t, -1 - o, rules)
+        if not changed:
+            continue
+        for x in (i, o):
+            if x < 0 or fixed[x]:
+                continue  # a wall, or a fixed body: its course never changes
+            stamp[x] += 1
+            # Keep the disc holding the body's motion: if it left it, draw it anew and find its neighbours.
+            e = _disc(b, x, t, end)
+            dx = b.pos[x, 0] - centre[x, 0]
+            dy = b.pos[x, 1] - centre[x, 1]
+            if math.sqrt(dx * dx + dy * dy) + e > extent[x]:
+                centre[x, 0], centre[x, 1] = b.pos[x, 0], b.pos[x, 1]
+                extent[x] = e
+                loose[x] = True
+                broad.loose_add(spare, centre, extent, grid, x)
+                count = broad.partners(x, centre, extent, fixed, grid, biggest, loose, spare, found)
+                for m in range(count):
+                    j = found[m]
+                    if _known(x, j, first, other, xhead, xnext, xother):
+                        continue
+                    if 2 * extra + 2 > len(xother):
+                        xnext = broad._grow(xnext, 2 * extra + 2)
+                        xother = broad._grow(xother, 2 * extra + 2)
+                    if extra + 1 > len(xi):
+                        xi = broad._grow(xi, extra + 1)
+                        xj = broad._grow(xj, extra + 1)
+                    xi[extra], xj[extra] = x, j
+                    for a, z in ((x, j), (j, x)):
+                        slot = 2 * extra + (a != x)
+                        xother[slot] = z
+                        xnext[slot] = xhead[a]
+                        xhead[a] = slot
+                    extra += 1
+            q = _schedule(b, x, t, rules, level, q, stamp, first, other, xhead, xnext, xother)
+    for i in range(n):
+        move(b, i, end, rules.method)
+    if extra:
+        ai, aj = broad._in_order(xi[:extra], xj[:extra], grid.order, rank)
+        pi, pj = broad.merge_pairs(pi, pj, ai, aj, rank)
+    left_over = settle(b, pi, pj, rules)
+    if left_over:
         flags |= CUT_PASSES
+    if walls:
+        left, bottom, right, top = rules.bounds[0], rules.bounds[1], rules.bounds[2], rules.bounds[3]
+        for i in range(n):
+            r = b.radius[i]
+            if not fixed[i] and not (left + r <= b.pos[i, 0] <= right - r and bottom + r <= b.pos[i, 1] <= top - r):
+                contain(b, i, rules.bounds, rules.e_wall)
     return logged, flags

@@ -22,8 +22,8 @@ from .snapshot import Settings, Snapshot, named_vectors
 EARTH_GRAVITY = (0.0, -9.81)
 
 DEGRADED = {
-    "parts": "a step needed more cuts than it may take, and was finished with a coarser check",
-    "passes": "a chain of collisions was longer than a step resolves, and finished in the next step",
+    "contacts": "a step had more contacts than it may resolve one by one; the rest were settled at its end",
+    "passes": "bodies pressed into each other were more than a step separates; they part over the next steps",
     "log": "more collisions happened in one step than the collision log holds; some were not listed",
 }
 """What each of `World.degraded`'s counters means, in words for a status bar."""
@@ -97,6 +97,7 @@ class World:
         for acc in accelerations:
             self.add_acceleration(acc)
         self._bounds = check_bounds(bounds)
+        self._box = None  # (the bounds, as an array for the compiled step)
         self._restitution = check_fraction(restitution, "restitution")
         self._wall_restitution = check_fraction(wall_restitution, "wall_restitution")
         self.integrator = integrator
@@ -104,17 +105,18 @@ class World:
         self._state_dependent = False
         self._samplers: list = []
         self.collision_report: list | None = None
-        """Set to a list to have each collision appended to it as (time at the end of
-        the step, name_i, name_j (i before j in the file), normal from i to j,
-        v_i before, v_j before)."""
+        """Set to a list to have each collision appended to it as (time of the impact,
+        name_i, name_j (i before j in the file), normal from i to j, v_i before,
+        v_j before)."""
         self.lesson = None
         """The scene's `Lesson` (None for a scene without one), kept true to the bodies and saved with them."""
         self._angles: dict[str, float] = {}  # degrees: the last direction set for a body (for one at rest)
-        self.degraded = {"parts": 0, "passes": 0, "log": 0}
-        """How many steps a cap cut short: "parts" (`stepping.MAX_PARTS`: the step was
-        checked more coarsely), "passes" (`collisions.MAX_PASSES`: a chain of
-        collisions finished in the next step), "log" (more collisions in one step
-        than `collision_report` holds: some went unlisted). See `DEGRADED`."""
+        self.degraded = {"contacts": 0, "passes": 0, "log": 0}
+        """How many steps a cap cut short: "contacts" (`stepping.EVENTS_PER_BODY`: the
+        step settled the rest of its contacts at its end), "passes"
+        (`collisions.SEPARATION_PASSES`: overlaps were left for the next steps), "log"
+        (more collisions in one step than `collision_report` holds: some went
+        unlisted). See `DEGRADED`."""
 
     # -- settings ---------------------------------------------------------------
     @property
@@ -144,7 +146,9 @@ class World:
 
     @property
     def _bounds_array(self) -> np.ndarray:
-        return np.array(self._bounds if self._bounds is not None else (), dtype=float)
+        if self._box is None or self._box[0] != self._bounds:
+            self._box = (self._bounds, np.array(self._bounds if self._bounds is not None else (), dtype=float))
+        return self._box[1]
 
     @property
     def restitution(self) -> float:
@@ -441,23 +445,26 @@ class World:
         acc = self._accelerations_now()
         report = self.collision_report
         size = 4 * len(self._names) + 64 if report is not None else 0
-        log_ij = np.empty((size, 2), np.int64)
-        log_vectors = np.empty((size, 3, 2))
-        count, flags = stepping.advance(self._pos, self._vel, acc, self._radius, self._inv_mass, self.time, target,
-                                        collisions.METHODS[self._integrator], self._bounds_array,
-                                        self._restitution, self._wall_restitution, log_ij, log_vectors)
-        if flags & stepping.CUT_PARTS:
-            self.degraded["parts"] += 1
+        log = collisions.Log(np.empty((size, 2), np.int64), np.empty((size, 3, 2)), np.empty(size))
+        bodies = collisions.Bodies(self._pos, self._vel, acc.copy(), acc, self._radius, self._inv_mass,
+                                   np.full(len(self._names), float(self.time)))
+        method = collisions.METHODS[self._integrator]
+        rules = collisions.Rules(self._bounds_array, self._restitution, self._wall_restitution, method,
+                                 collisions.SQUARE[method], float(self.time), float(target))
+        count, flags = stepping.advance(bodies, rules, log)
+        if flags & stepping.CUT_EVENTS:
+            self.degraded["contacts"] += 1
         if flags & stepping.CUT_PASSES:
             self.degraded["passes"] += 1
         if report is not None and count > size:
             self.degraded["log"] += 1
         if report is not None:
             for k in range(min(count, size)):
-                (i, j), (normal, vi, vj) = log_ij[k], log_vectors[k]
+                (i, j), (normal, vi, vj) = log.pairs[k], log.vectors[k]
                 if i > j:  # each collision named in file order, the normal from the first to the second
                     i, j, normal, vi, vj = j, i, -normal, vj, vi
-                report.append((target, self._names[i], self._names[j], normal.copy(), vi.copy(), vj.copy()))
+                report.append((float(log.times[k]), self._names[i], self._names[j], normal.copy(), vi.copy(),
+                               vj.copy()))
 
     # -- output -------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:

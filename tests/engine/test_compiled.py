@@ -10,8 +10,11 @@ from classroom_sim import compiled
 
 
 def test_the_compiled_sources_are_found_from_the_imports(tmp_path):
-    names = {p.name for p in compiled.compiled_sources()}
-    assert {"compiled.py", "stepping.py", "collisions.py", "integrators.py"} <= names
+    here = compiled.HERE
+    names = {p.relative_to(here).as_posix() for p in compiled.compiled_sources()}
+    assert {"compiled.py", "stepping.py", "integrators.py", "collisions/__init__.py", "collisions/broad.py",
+            "collisions/schedule.py", "collisions/contacts.py", "collisions/walls.py",
+            "collisions/motion.py"} <= names
     assert "cli.py" not in names and "scene.py" not in names
     (tmp_path / "compiled.py").write_text("import numba\n")
     (tmp_path / "fast.py").write_text("from .compiled import jit\nfrom . import helper\n")
@@ -20,6 +23,16 @@ def test_the_compiled_sources_are_found_from_the_imports(tmp_path):
     (tmp_path / "slow.py").write_text("from .fast import y\n")  # uses compiled code, is not compiled
     assert [p.name for p in compiled.compiled_sources(tmp_path)] == ["compiled.py", "fast.py", "helper.py",
                                                                      "maths.py"]
+    # in a subpackage: relative imports one and two levels up, and the package's own __init__
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("from .inner import z\n")
+    (tmp_path / "pkg" / "inner.py").write_text("from ..compiled import jit\nfrom . import deep\n")
+    (tmp_path / "pkg" / "deep.py").write_text("from ..maths import x\n")
+    (tmp_path / "pkg" / "unused.py").write_text("y = 2\n")
+    (tmp_path / "user.py").write_text("from .compiled import jit\nfrom .pkg.inner import f\n")
+    found = [p.relative_to(tmp_path).as_posix() for p in compiled.compiled_sources(tmp_path)]
+    assert found == ["compiled.py", "fast.py", "helper.py", "maths.py", "pkg/__init__.py", "pkg/deep.py",
+                     "pkg/inner.py", "user.py"]
 
 
 def _mode(path):

@@ -247,8 +247,8 @@ from classroom_sim import collisions as _collisions  # noqa: E402
 
 
 def _pressed_row(n):
-    """n balls pressed half into each other, the last hit from the right:
-    pushing them apart takes a pass per link against the pairs' order."""
+    """n balls pressed half into each other, the last hit from the right: pushing
+    them apart takes more passes the longer the row."""
     w = World(gravity=(0.0, 0.0))
     for k in range(n):
         w.add_body(Body(f"b{k}", 1.0, 0.5, (0.5 * k, 0.0)))
@@ -257,18 +257,18 @@ def _pressed_row(n):
 
 
 def test_a_chain_longer_than_the_passes_is_reported_not_hidden():
-    short = _pressed_row(_collisions.MAX_PASSES // 2)
+    short = _pressed_row(3)
     for _ in range(240):
         short.step(1 / 240)
-    assert short.degraded == {"parts": 0, "passes": 0, "log": 0}
-    long = _pressed_row(3 * _collisions.MAX_PASSES)
+    assert short.degraded == {"contacts": 0, "passes": 0, "log": 0}
+    long = _pressed_row(3 * _collisions.SEPARATION_PASSES)
     for _ in range(240):
         long.step(1 / 240)
     assert long.degraded["passes"] > 0 and set(long.degraded) == set(DEGRADED)
 
 
 def test_the_simulation_publishes_the_counts():
-    sim = Simulation(_pressed_row(3 * _collisions.MAX_PASSES))
+    sim = Simulation(_pressed_row(3 * _collisions.SEPARATION_PASSES))
     sim.start()
     try:
         deadline = __import__("time").monotonic() + 20

@@ -1,0 +1,371 @@
+"""Body contacts: the collision of two bodies, and what touches at the end of a step.
+
+A collision works in the frame tilted to the line of centres (SCENE_FORMAT.md,
+"Collisions"): the normal components of the two velocities follow the
+one-dimensional formula with restitution e, the tangential ones are kept.
+Written with inverse masses, that is one impulse along the normal:
+
+    J = (1 + e) (u_i - u_j) / (1/m_i + 1/m_j),   v_i -= J n / m_i,   v_j += J n / m_j
+
+(u the normal components, n from i to j; a fixed body has 1/m = 0).
+
+At the end of a step, `settle` deals with what touches then ("Resting
+contact"): bodies at rest on each other, and overlaps that exist anyway
+(placed, dragged or grown into each other). A contact that closes in faster
+than a resting one is an impact: it is left to the next step's schedule,
+which resolves impacts one by one (a cradle passes its velocity on).
+
+1. Velocities: the resting contacts (closing in no faster than what the two
+   bodies' summed accelerations add in one step) stop closing in: projected
+   Gauss-Seidel, each contact's push accumulated over the passes and never
+   negative, so that a body in the notch between two others comes to rest
+   instead of being kicked from one to the other. Walls are contacts with a
+   body of infinite mass.
+2. Supports: where the passes did not settle everything, the contacts are
+   solved again level by level from the ground up, so that a stack comes to
+   rest in one step instead of creeping there. A body rests on a wall or a
+   fixed body (level 0) when its summed acceleration presses it into it; one
+   pressed into a body of level L has level L + 1. The lower body of a
+   contact between levels stands firm (as a fixed body would).
+3. Positions: each overlapping pair is pushed apart along the line of centres,
+   half the overlap each (a fixed body moves nothing, the other the whole
+   overlap; coincident centres part along +x), pass after pass while some
+   still overlap; walls put the bodies back inside the box after each pass.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..compiled import jit as _jit
+from .motion import move
+from .schedule import APPROACH, TOUCH
+from .walls import AT_WALL, box, contain, pull_of, resting_speed
+
+VELOCITY_PASSES = 16
+"""Passes over the resting contacts of a step's end, for their velocities (and again for
+each level of the support pass)."""
+
+SEPARATION_PASSES = 16
+"""Passes over the overlapping pairs of a step's end, pushing them apart."""
+
+OVERLAP_TOLERANCE = 1e-12
+"""Relative to the sum of radii: a gap smaller than this counts as touching, not overlapping."""
+
+OVERLAP_LEFT = 0.01
+"""Relative to the smaller radius: an overlap larger than this left at the end of a step
+(more pressed bodies than its passes separate) is reported (`settle`)."""
+
+GROUND = 0
+"""The support level of a fixed body, and of one pressed into a wall."""
+
+AFLOAT = 1 << 40
+"""The support level of a body that rests on nothing."""
+
+
+@_jit
+def normal(b, i, j):
+    """The unit normal from body i to body j (+x where the centres coincide) and the distance."""
+    dx = b.pos[j, 0] - b.pos[i, 0]
+    dy = b.pos[j, 1] - b.pos[i, 1]
+    dist = math.sqrt(dx * dx + dy * dy)
+    if dist > 0.0:
+        return dx / dist, dy / dist, dist
+    return 1.0, 0.0, dist
+
+
+@_jit
+def pair_resting_speed(b, i, j, nx, ny, span, held):
+    """An approach of i and j no faster than this is a resting contact: what their summed
+    accelerations add in one step. Where one of them is ``held`` up (it rests on
+    something), each one's own acceleration counts; between two bodies in free flight
+    only the difference does (two balls falling side by side collide as they would
+    without gravity)."""
+    if held:
+        return resting_speed(pull_of(b, i) + pull_of(b, j), span)
+    dax = b.acc[i, 0] - b.acc[j, 0]
+    day = b.acc[i, 1] - b.acc[j, 1]
+    return resting_speed(math.sqrt(dax * dax + day * day), span)
+
+
+@_jit
+def _impulse(b, i, j, nx, ny, e, wi, wj):
+    """The 1D formula with restitution ``e`` along n (inverse masses ``wi``, ``wj``)."""
+    closing = (b.vel[i, 0] - b.vel[j, 0]) * nx + (b.vel[i, 1] - b.vel[j, 1]) * ny
+    jn = (1.0 + e) * closing / (wi + wj)
+    b.vel[i, 0] -= jn * wi * nx
+    b.vel[i, 1] -= jn * wi * ny
+    b.vel[j, 0] += jn * wj * nx
+    b.vel[j, 1] += jn * wj * ny
+
+
+@_jit
+def _write(log, logged, t, i, j, nx, ny, b):
+    """Write a collision to the log (while there is room); returns the new count."""
+    if logged < len(log.times):
+        log.pairs[logged, 0], log.pairs[logged, 1] = i, j
+        log.vectors[logged, 0, 0], log.vectors[logged, 0, 1] = nx, ny
+        log.vectors[logged, 1, 0], log.vectors[logged, 1, 1] = b.vel[i, 0], b.vel[i, 1]
+        log.vectors[logged, 2, 0], log.vectors[logged, 2, 1] = b.vel[j, 0], b.vel[j, 1]
+        log.times[logged] = t
+    return logged + 1
+
+
+@_jit
+def respond(b, i, j, nx, ny, e, span, t, log, logged, held):
+    """Resolve bodies i and j, touching along n: if they close in, the 1D formula with
+    restitution ``e`` (an impact, logged at ``t``) or with none (a resting contact; see
+    `pair_resting_speed` for ``held``). Returns whether they closed in, and the log's count."""
+    wi, wj = b.inv_mass[i], b.inv_mass[j]
+    closing = (b.vel[i, 0] - b.vel[j, 0]) * nx + (b.vel[i, 1] - b.vel[j, 1]) * ny
+    if not closing > APPROACH or wi + wj == 0.0:
+        return False, logged
+    if closing > pair_resting_speed(b, i, j, nx, ny, span, held):
+        logged = _write(log, logged, t, i, j, nx, ny, b)
+        _impulse(b, i, j, nx, ny, e, wi, wj)
+    else:
+        _impulse(b, i, j, nx, ny, 0.0, wi, wj)
+    return True, logged
+
+
+@_jit
+def collide(b, i, j, t, rules, log, logged, level):
+    """Move bodies i and j to ``t``, when they touch, and resolve their contact there
+    (``level``: each body's support level as the step began, `supports`). Returns
+    whether they collided, and the log's count."""
+    move(b, i, t, rules.method)
+    move(b, j, t, rules.method)
+    nx, ny, _ = normal(b, i, j)
+    held = level[i] != AFLOAT or level[j] != AFLOAT
+    return respond(b, i, j, nx, ny, rules.e, rules.end - rules.start, t, log, logged, held)
+
+
+# ---------------------------------------------------------------------------
+# The end of a step
+# ---------------------------------------------------------------------------
+
+@_jit
+def _touching(b, pi, pj):
+    """The places in (pi, pj) of the pairs that touch or overlap."""
+    out = np.empty(len(pi) + 1, np.int64)
+    m = 0
+    for k in range(len(pi)):
+        i, j = pi[k], pj[k]
+        dx = b.pos[j, 0] - b.pos[i, 0]
+        dy = b.pos[j, 1] - b.pos[i, 1]
+        lim = (b.radius[i] + b.radius[j]) * (1.0 + TOUCH)
+        out[m] = k
+        m += dx * dx + dy * dy <= lim * lim
+    return out[:m]
+
+
+@_jit
+def contacts_now(b, pi, pj, bounds):
+    """What touches now: the pairs among (pi, pj) that touch or overlap, and the walls
+    that their movable bodies touch. Each contact is (first, second, nx, ny), n the
+    normal from the first to the second; a wall is a first of -1, its normal pointing
+    into the box."""
+    ks = _touching(b, pi, pj)
+    room = len(ks) + (8 * len(ks) if len(bounds) == 4 else 0)
+    first = np.empty(room, np.int64)
+    second = np.empty(room, np.int64)
+    nx = np.empty(room)
+    ny = np.empty(room)
+    for m in range(len(ks)):
+        i, j = pi[ks[m]], pj[ks[m]]
+        first[m], second[m] = i, j
+        nx[m], ny[m], _ = normal(b, i, j)
+    m = len(ks)
+    if len(bounds) == 4:
+        seen = np.zeros(b.pos.shape[0], np.bool_)
+        for q in range(2 * len(ks)):
+            i = first[q // 2] if q % 2 == 0 else second[q // 2]
+            if seen[i] or b.inv_mass[i] == 0.0:
+                continue
+            seen[i] = True
+            r = b.radius[i]
+            for w in range(4):
+                k = w % 2
+                inward = 1.0 if w < 2 else -1.0
+                gap = inward * (b.pos[i, k] - bounds[w]) - r
+                if gap <= AT_WALL * (1.0 + abs(bounds[w])):
+                    first[m], second[m] = -1, i
+                    nx[m], ny[m] = (inward, 0.0) if k == 0 else (0.0, inward)
+                    m += 1
+    return first[:m], second[:m], nx[:m], ny[:m]
+
+
+@_jit
+def _levels(b, first, second, nx, ny):
+    """Each body's support level: `GROUND` for a fixed body and one pressed into a wall,
+    one above the lowest body it is pressed into (its summed acceleration points into
+    it), `AFLOAT` for one that rests on nothing."""
+    n = b.pos.shape[0]
+    level = np.full(n, AFLOAT, np.int64)
+    queue = np.empty(n, np.int64)
+    tail = 0
+    for k in range(len(first)):
+        for i in (first[k], second[k]):
+            if i >= 0 and b.inv_mass[i] == 0.0 and level[i] != GROUND:
+                level[i] = GROUND
+                queue[tail] = i
+                tail += 1
+        t = second[k]
+        if first[k] < 0 and level[t] != GROUND and b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k] < 0.0:
+            level[t] = GROUND
+            queue[tail] = t
+            tail += 1
+    # the contacts of each body, both ways
+    starts = np.zeros(n + 1, np.int64)
+    for k in range(len(first)):
+        if first[k] >= 0:
+            starts[first[k] + 1] += 1
+            starts[second[k] + 1] += 1
+    for i in range(n):
+        starts[i + 1] += starts[i]
+    fill = starts[:-1].copy()
+    across = np.empty(starts[n], np.int64)
+    sign = np.empty(starts[n])
+    place = np.empty(starts[n], np.int64)
+    for k in range(len(first)):
+        i, j = first[k], second[k]
+        if i >= 0:
+            across[fill[i]], sign[fill[i]], place[fill[i]] = j, 1.0, k
+            fill[i] += 1
+            across[fill[j]], sign[fill[j]], place[fill[j]] = i, -1.0, k
+            fill[j] += 1
+    head = 0
+    while head < tail:
+        s = queue[head]
+        head += 1
+        for q in range(starts[s], starts[s + 1]):
+            t = across[q]
+            if level[t] != AFLOAT:
+                continue
+            k = place[q]
+            # t rests on s if its own acceleration presses it towards s (along -n, n from s to t)
+            if (b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k]) * sign[q] < 0.0:
+                level[t] = level[s] + 1
+                queue[tail] = t
+                tail += 1
+    return level
+
+
+@_jit
+def supports(b, pi, pj, bounds):
+    """Each body's support level (`_levels`) from what touches now, among the pairs (pi, pj)."""
+    first, second, nx, ny = contacts_now(b, pi, pj, bounds)
+    return _levels(b, first, second, nx, ny)
+
+
+@_jit
+def _solve(b, first, second, nx, ny, push, ks, level, passes):
+    """Projected Gauss-Seidel over the resting contacts ``ks``: each contact's accumulated
+    push (``push``, an impulse, never negative: contacts push, never pull) is changed
+    until the two bodies no longer close in along n, or the push is zero and they part. With ``level``, the lower
+    body of a contact between levels stands firm. Returns whether the last pass changed
+    no velocity by more than `APPROACH`."""
+    for _ in range(passes):
+        most = 0.0
+        for k in ks:
+            i, j = first[k], second[k]
+            wi = b.inv_mass[i] if i >= 0 else 0.0
+            wj = b.inv_mass[j]
+            if len(level):
+                li = level[i] if i >= 0 else GROUND
+                if li < level[j]:
+                    wi = 0.0
+                elif level[j] < li:
+                    wj = 0.0
+            if wi + wj == 0.0:
+                continue
+            leaving = b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k]
+            if i >= 0:
+                leaving -= b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
+            change = max(push[k] - leaving / (wi + wj), 0.0) - push[k]
+            if change == 0.0:
+                continue
+            push[k] += change
+            if i >= 0:
+                b.vel[i, 0] -= change * wi * nx[k]
+                b.vel[i, 1] -= change * wi * ny[k]
+            b.vel[j, 0] += change * wj * nx[k]
+            b.vel[j, 1] += change * wj * ny[k]
+            most = max(most, abs(change) * (wi + wj))
+        if most <= APPROACH:
+            return True
+    return False
+
+
+@_jit
+def settle(b, pi, pj, rules):
+    """What touches at the end of a step, among the pairs (pi, pj) in their order: see the
+    module's text. Returns whether overlaps of more than `OVERLAP_LEFT` were left for the
+    next step (too many pressed bodies for the passes)."""
+    span = rules.end - rules.start
+    first, second, nx, ny = contacts_now(b, pi, pj, rules.bounds)
+    m = len(first)
+    # 1. velocities: the resting contacts stop closing in (an impact, closing in faster,
+    # is left to the next step's schedule, which resolves impacts one by one at s = 0)
+    resting = np.empty(m, np.int64)
+    count = 0
+    for k in range(m):
+        i, j = first[k], second[k]
+        closing = -(b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k])
+        if i >= 0:
+            closing += b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
+            fast = resting_speed(pull_of(b, i) + pull_of(b, j), span)
+        else:
+            fast = resting_speed(pull_of(b, j), span)
+        resting[count] = k
+        count += not closing > fast
+    resting = resting[:count]
+    if not _solve(b, first, second, nx, ny, np.zeros(m), resting, np.empty(0, np.int64), VELOCITY_PASSES):
+        # 2. supports: level by level from the ground up, the bodies below standing firm
+        level = _levels(b, first, second, nx, ny)
+        keys = np.empty(count, np.int64)
+        for q in range(count):
+            k = resting[q]
+            keys[q] = max(level[first[k]] if first[k] >= 0 else GROUND, level[second[k]])
+        order = resting[np.argsort(keys, kind="mergesort")]
+        keys = np.sort(keys)
+        push = np.zeros(m)
+        g = 0
+        while g < count:
+            h = g
+            while h < count and keys[h] == keys[g]:
+                h += 1
+            _solve(b, first, second, nx, ny, push, order[g:h], level, VELOCITY_PASSES)
+            g = h
+    # 3. positions: half the overlap each
+    left_over = False
+    pairs = np.flatnonzero(first >= 0)
+    for p in range(SEPARATION_PASSES):
+        worst = 0.0
+        for k in pairs:
+            i, j = first[k], second[k]
+            ux, uy, dist = normal(b, i, j)
+            r = b.radius[i] + b.radius[j]
+            if not dist < r * (1.0 - OVERLAP_TOLERANCE):
+                continue
+            wi, wj = b.inv_mass[i], b.inv_mass[j]
+            if wi + wj == 0.0:
+                continue
+            share_i = 0.0 if wi == 0.0 else (1.0 if wj == 0.0 else 0.5)
+            gap = r - dist
+            b.pos[i, 0] -= share_i * gap * ux
+            b.pos[i, 1] -= share_i * gap * uy
+            b.pos[j, 0] += (1.0 - share_i) * gap * ux
+            b.pos[j, 1] += (1.0 - share_i) * gap * uy
+            worst = max(worst, gap / min(b.radius[i], b.radius[j]))
+        if len(rules.bounds) == 4:
+            for k in pairs:
+                for i in (first[k], second[k]):
+                    if b.inv_mass[i] > 0.0:
+                        contain(b, i, rules.bounds, rules.e_wall)
+        if worst == 0.0:
+            break
+        left_over = worst > OVERLAP_LEFT and p == SEPARATION_PASSES - 1
+    return left_over

@@ -1,0 +1,251 @@
+"""The contact schedule: when two bodies, or a body and a wall, first touch within a
+step (their time of impact), and the queue of those contacts in time order.
+
+Every body moves along its integrator's path between contacts: over a time s
+from its own clock, x + v s + c a s² (c = 1/2 for the kinematic integrator, 1
+for semi-implicit Euler, 0 for Euler; `SQUARE`). Where two bodies touch is a
+root of a polynomial in s: the square of the distance between their centres
+less the square of the sum of their radii, of degree 2 when both feel the
+same acceleration (the usual case: relative to each other they fly straight)
+and 4 otherwise. Roots are found by the numerically stable formula for
+degree 2 and, for degree 4, by cutting [0, span] where the derivatives
+change sign and bisecting the one piece where the distance falls through
+contact, to the last bit of a double. A wall is the same problem on one
+axis, always of degree 2.
+
+`Queue`: a binary heap of contacts by time. A contact is stamped with how many
+contacts each of its bodies had when it was found; one whose body has had
+another since is stale and is passed over when it comes up.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+
+import numpy as np
+
+from ..compiled import jit as _jit
+
+SQUARE = (0.5, 1.0, 0.0)
+"""Each integrator's c in x + v s + c a s² (by the codes of `METHODS`)."""
+
+METHODS = {"kinematic": 0, "semi-implicit-euler": 1, "euler": 2}
+"""The integrators' codes."""
+
+TOUCH = 1e-9
+"""Relative to the sum of the radii: two bodies this close (or overlapping) touch now.
+(A gap of a few units in the last place of a double is rounding, not a gap.)"""
+
+APPROACH = 1e-9
+"""m/s: two surfaces that close in on each other no faster than this do not collide
+(below it a contact is a rounding error or a resting contact, never an impact)."""
+
+NONE = -1.0
+"""The time of a contact that does not happen within the span."""
+
+
+# ---------------------------------------------------------------------------
+# Roots
+# ---------------------------------------------------------------------------
+
+@_jit
+def crossing(z0, w, q, span):
+    """The first s in [0, span] at which z(s) = z0 + w s + q s² passes downward through
+    zero (z'(s) = w + 2 q s < 0 there), or `NONE`. Roots by the numerically stable formula."""
+    if q == 0.0:
+        if w < 0.0:
+            s = -z0 / w
+            if 0.0 <= s <= span:
+                return s
+        return NONE
+    disc = w * w - 4.0 * q * z0
+    if disc < 0.0:
+        return NONE
+    big = -0.5 * (w + math.copysign(math.sqrt(disc), w))
+    r1 = big / q
+    r2 = z0 / big if big != 0.0 else r1
+    lo, hi = min(r1, r2), max(r1, r2)
+    if 0.0 <= lo <= span and w + 2.0 * q * lo < 0.0:
+        return lo
+    if 0.0 <= hi <= span and w + 2.0 * q * hi < 0.0:
+        return hi
+    return NONE
+
+
+@_jit
+def _poly(c, s):
+    """c[0] + c[1] s + c[2] s² + ... (Horner)."""
+    out = 0.0
+    for k in range(len(c) - 1, -1, -1):
+        out = out * s + c[k]
+    return out
+
+
+@_jit
+def _bisect(c, lo, hi, flo):
+    """The root of the polynomial ``c`` in [lo, hi], where it changes sign once (``flo``
+    its value at lo): to the last bit, or where it is exactly zero."""
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if not lo < mid < hi:
+            break
+        f = _poly(c, mid)
+        if f == 0.0:
+            return mid
+        if (f > 0.0) == (flo > 0.0):
+            lo, flo = mid, f
+        else:
+            hi = mid
+    return hi
+
+
+@_jit
+def _turns(c, span, out):
+    """The places in (0, span) where the polynomial ``c`` (degree 2 or 3) changes sign,
+    in order, written to ``out``; returns how many (at most 3)."""
+    deg = len(c) - 1
+    k = 0
+    if deg == 2:
+        a2, a1, a0 = c[2], c[1], c[0]
+        if a2 == 0.0:
+            if a1 != 0.0:
+                s = -a0 / a1
+                if 0.0 < s < span:
+                    out[0] = s
+                    k = 1
+            return k
+        disc = a1 * a1 - 4.0 * a2 * a0
+        if disc <= 0.0:
+            return 0
+        big = -0.5 * (a1 + math.copysign(math.sqrt(disc), a1))
+        r1 = big / a2
+        r2 = a0 / big if big != 0.0 else r1
+        for s in (min(r1, r2), max(r1, r2)):
+            if 0.0 < s < span:
+                out[k] = s
+                k += 1
+        return k
+    # degree 3: monotone between the turns of its derivative
+    d = np.empty(3)
+    for m in range(3):
+        d[m] = (m + 1) * c[m + 1]
+    inner = np.empty(3)
+    count = _turns(d, span, inner)
+    lo, flo = 0.0, _poly(c, 0.0)
+    for m in range(count + 1):
+        hi = inner[m] if m < count else span
+        fhi = _poly(c, hi)
+        if (flo > 0.0 and fhi < 0.0) or (flo < 0.0 and fhi > 0.0):
+            out[k] = _bisect(c, lo, hi, flo)
+            k += 1
+        lo, flo = hi, fhi
+    return k
+
+
+@_jit
+def _falls(c, span):
+    """The first s in [0, span] at which the quartic ``c`` falls from above zero to zero, or
+    `NONE`: it is monotone between the turns of its derivative, so it is the first
+    piece between them that starts above zero and ends at or below it."""
+    d = np.empty(4)
+    for m in range(4):
+        d[m] = (m + 1) * c[m + 1]
+    inner = np.empty(3)
+    count = _turns(d, span, inner)
+    lo, flo = 0.0, _poly(c, 0.0)
+    for m in range(count + 1):
+        hi = inner[m] if m < count else span
+        fhi = _poly(c, hi)
+        if flo > 0.0 and fhi <= 0.0:
+            return hi if fhi == 0.0 else _bisect(c, lo, hi, flo)
+        lo, flo = hi, fhi
+    return NONE
+
+
+@_jit
+def contact(px, py, vx, vy, ax, ay, reach, span):
+    """The first s in [0, span] at which two discs whose centres are p + v s + a s² apart
+    come within ``reach`` (the sum of their radii) of each other while closing in, or
+    `NONE`. Two discs that touch or overlap now (within `TOUCH`) and close in do so at 0;
+    two that overlap and part meet again, if ever, only after they have been apart."""
+    dist = math.sqrt(px * px + py * py)
+    gap = dist - reach
+    closing = px * vx + py * vy
+    if gap <= TOUCH * reach and closing < 0.0:
+        return 0.0
+    c0 = gap * (dist + reach)  # |p|² - reach², without cancelling
+    if ax == 0.0 and ay == 0.0:
+        if gap <= TOUCH * reach:
+            return NONE  # touching or overlapping, and parting in a straight line
+        return crossing(c0, 2.0 * closing, vx * vx + vy * vy, span)
+    c = np.empty(5)
+    c[0] = c0
+    c[1] = 2.0 * closing
+    c[2] = vx * vx + vy * vy + 2.0 * (ax * px + ay * py)
+    c[3] = 2.0 * (ax * vx + ay * vy)
+    c[4] = ax * ax + ay * ay
+    return _falls(c, span)
+
+
+# ---------------------------------------------------------------------------
+# The queue
+# ---------------------------------------------------------------------------
+
+Queue = namedtuple("Queue", "time body other stamps size")
+"""A binary heap of contacts: ``time`` (s, the key), ``body``, ``other`` (a body, or
+-1 - w for the wall w), ``stamps`` (the bodies' contact counts when it was found,
+packed in one number), ``size[0]`` of them in use."""
+
+
+@_jit
+def queue(room):
+    return Queue(np.empty(room), np.empty(room, np.int64), np.empty(room, np.int64),
+                 np.empty(room, np.int64), np.zeros(1, np.int64))
+
+
+@_jit
+def push(q, t, body, other, stamps):
+    """Add a contact; returns the queue (a new one if it had to grow)."""
+    n = q.size[0]
+    if n == len(q.time):
+        grown = queue(2 * n + 16)
+        grown.time[:n] = q.time[:n]
+        grown.body[:n] = q.body[:n]
+        grown.other[:n] = q.other[:n]
+        grown.stamps[:n] = q.stamps[:n]
+        grown.size[0] = n
+        q = grown
+    k = n
+    while k > 0:
+        up = (k - 1) >> 1
+        if q.time[up] <= t:
+            break
+        q.time[k], q.body[k], q.other[k], q.stamps[k] = q.time[up], q.body[up], q.other[up], q.stamps[up]
+        k = up
+    q.time[k], q.body[k], q.other[k], q.stamps[k] = t, body, other, stamps
+    q.size[0] = n + 1
+    return q
+
+
+@_jit
+def pop(q):
+    """Take the earliest contact off the queue: (time, body, other, stamps)."""
+    t, body, other, stamps = q.time[0], q.body[0], q.other[0], q.stamps[0]
+    n = q.size[0] - 1
+    q.size[0] = n
+    if n > 0:
+        lt, lb, lo, ls = q.time[n], q.body[n], q.other[n], q.stamps[n]
+        k = 0
+        while True:
+            child = 2 * k + 1
+            if child >= n:
+                break
+            if child + 1 < n and q.time[child + 1] < q.time[child]:
+                child += 1
+            if q.time[child] >= lt:
+                break
+            q.time[k], q.body[k], q.other[k], q.stamps[k] = q.time[child], q.body[child], q.other[child], q.stamps[child]
+            k = child
+        q.time[k], q.body[k], q.other[k], q.stamps[k] = lt, lb, lo, ls
+    return t, body, other, stamps
