@@ -98,17 +98,24 @@ def _cache_dir() -> str:
 _CACHE_DIR = None if os.environ.get("NUMBA_CACHE_DIR") else _cache_dir()
 
 
-def jit(function):
+def jit(function=None, *, inline: bool = False):
     """Compile ``function`` with numba (nopython, nogil, numpy's float errors), cached
-    on disk where a folder can be written (else compiled anew in each process)."""
+    on disk where a folder can be written (else compiled anew in each process).
+
+    ``inline=True`` (as ``@jit(inline=True)``) has numba copy a small function into each
+    compiled caller: a call that passes the step's structures costs more than the
+    arithmetic of a helper called once per pair."""
+    if function is None:
+        return lambda f: jit(f, inline=inline)
+    options = {"nogil": True, "error_model": "numpy", "inline": "always" if inline else "never"}
     if _CACHE_DIR == "":
-        return njit(nogil=True, error_model="numpy")(function)
+        return njit(**options)(function)
     if _CACHE_DIR is None:
-        return njit(cache=True, nogil=True, error_model="numpy")(function)
+        return njit(cache=True, **options)(function)
     # numba picks a function's cache folder as it decorates it: point it at ours meanwhile.
     previous = numba.config.CACHE_DIR
     numba.config.CACHE_DIR = _CACHE_DIR
     try:
-        return njit(cache=True, nogil=True, error_model="numpy")(function)
+        return njit(cache=True, **options)(function)
     finally:
         numba.config.CACHE_DIR = previous

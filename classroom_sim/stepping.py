@@ -51,7 +51,7 @@ CUT_PASSES = 2
 """A flag of `advance`'s report: overlaps of pressed bodies were left for later steps."""
 
 
-@_jit
+@_jit(inline=True)
 def _disc(b, i, t, end):
     """The radius (m) of a disc about body ``i``'s position at ``t`` that holds its motion until ``end``."""
     span = end - t
@@ -60,13 +60,13 @@ def _disc(b, i, t, end):
     return b.radius[i] * (1.0 + DISC_SLOP) + speed * span + 0.5 * pull * span * span
 
 
-@_jit
+@_jit(inline=True)
 def _clear_of_walls(centre, extent, i, bounds):
     return ((bounds[0] <= centre[i, 0] - extent[i]) & (centre[i, 0] + extent[i] <= bounds[2])
             & (bounds[1] <= centre[i, 1] - extent[i]) & (centre[i, 1] + extent[i] <= bounds[3]))
 
 
-@_jit
+@_jit(inline=True)
 def _pair_time(b, i, j, t, rules, level):
     """When bodies i and j first touch after ``t`` within the step, closing in faster than
     `APPROACH`, or `NONE`. Two that touch already and close in no faster than a resting
@@ -88,12 +88,12 @@ def _pair_time(b, i, j, t, rules, level):
         return NONE
     if s == 0.0:
         held = level[i] != AFLOAT or level[j] != AFLOAT
-        if not closing > dist * pair_resting_speed(b, i, j, dx / dist, dy / dist, rules.end - rules.start, held):
+        if not closing > dist * pair_resting_speed(b.pull, b.acc, i, j, rules.end - rules.start, held):
             return NONE
     return t + s
 
 
-@_jit
+@_jit(inline=True)
 def _stamps(stamp, i, j):
     return (stamp[i] << 32) | (stamp[j] if j >= 0 else 0)
 
@@ -120,7 +120,7 @@ def _schedule(b, x, t, rules, level, q, stamp, first, other, xhead, xnext, xothe
     return q
 
 
-@_jit
+@_jit(inline=True)
 def _known(x, j, first, other, xhead, xnext, xother):
     for k in range(first[x], first[x + 1]):
         if other[k] == j:

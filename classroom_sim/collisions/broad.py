@@ -241,7 +241,7 @@ def plan(pos, extent, skip):
     return gi, gj, rank, grid, loose, biggest
 
 
-@_jit
+@_jit(inline=True)
 def _column(x, xmin, cell, ncx):
     """The grid column of x (or row of y, given ymin and ncy), clamped to the grid
     (a NaN goes to the first)."""
@@ -436,7 +436,7 @@ def loose_add(out, centre, extent, grid, b):
     out.reach[0] = max(out.reach[0], extent[b])
 
 
-@_jit
+@_jit(inline=True)
 def _near(centre, extent, b, j):
     dx = centre[j, 0] - centre[b, 0]
     dy = centre[j, 1] - centre[b, 1]

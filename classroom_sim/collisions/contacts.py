@@ -65,7 +65,7 @@ AFLOAT = 1 << 40
 """The support level of a body that rests on nothing."""
 
 
-@_jit
+@_jit(inline=True)
 def normal(b, i, j):
     """The unit normal from body i to body j (+x where the centres coincide) and the distance."""
     dx = b.pos[j, 0] - b.pos[i, 0]
@@ -76,21 +76,19 @@ def normal(b, i, j):
     return 1.0, 0.0, dist
 
 
-@_jit
-def pair_resting_speed(b, i, j, nx, ny, span, held):
+@_jit(inline=True)
+def pair_resting_speed(pull, acc, i, j, span, held):
     """An approach of i and j no faster than this is a resting contact: what their summed
     accelerations add in one step. Where one of them is ``held`` up (it rests on
     something), each one's own acceleration counts; between two bodies in free flight
     only the difference does (two balls falling side by side collide as they would
     without gravity)."""
     if held:
-        return resting_speed(pull_of(b, i) + pull_of(b, j), span)
-    dax = b.acc[i, 0] - b.acc[j, 0]
-    day = b.acc[i, 1] - b.acc[j, 1]
-    return resting_speed(math.sqrt(dax * dax + day * day), span)
+        return resting_speed(math.hypot(pull[i, 0], pull[i, 1]) + math.hypot(pull[j, 0], pull[j, 1]), span)
+    return resting_speed(math.hypot(acc[i, 0] - acc[j, 0], acc[i, 1] - acc[j, 1]), span)
 
 
-@_jit
+@_jit(inline=True)
 def _impulse(b, i, j, nx, ny, e, wi, wj):
     """The 1D formula with restitution ``e`` along n (inverse masses ``wi``, ``wj``)."""
     closing = (b.vel[i, 0] - b.vel[j, 0]) * nx + (b.vel[i, 1] - b.vel[j, 1]) * ny
@@ -113,7 +111,7 @@ def _write(log, logged, t, i, j, nx, ny, b):
     return logged + 1
 
 
-@_jit
+@_jit(inline=True)
 def respond(b, i, j, nx, ny, e, span, t, log, logged, held):
     """Resolve bodies i and j, touching along n: if they close in, the 1D formula with
     restitution ``e`` (an impact, logged at ``t``) or with none (a resting contact; see
@@ -122,7 +120,7 @@ def respond(b, i, j, nx, ny, e, span, t, log, logged, held):
     closing = (b.vel[i, 0] - b.vel[j, 0]) * nx + (b.vel[i, 1] - b.vel[j, 1]) * ny
     if not closing > APPROACH or wi + wj == 0.0:
         return False, logged
-    if closing > pair_resting_speed(b, i, j, nx, ny, span, held):
+    if closing > pair_resting_speed(b.pull, b.acc, i, j, span, held):
         logged = _write(log, logged, t, i, j, nx, ny, b)
         _impulse(b, i, j, nx, ny, e, wi, wj)
     else:
@@ -130,7 +128,7 @@ def respond(b, i, j, nx, ny, e, span, t, log, logged, held):
     return True, logged
 
 
-@_jit
+@_jit(inline=True)
 def collide(b, i, j, t, rules, log, logged, level):
     """Move bodies i and j to ``t``, when they touch, and resolve their contact there
     (``level``: each body's support level as the step began, `supports`). Returns

@@ -43,7 +43,7 @@ def integrate(method, x, v, a, t):
     return _euler(x, v, a, t)
 
 
-@_jit
+@_jit(inline=True)
 def move(b, i, t, method):
     """Move body ``i`` from its clock to ``t`` by one integrator step."""
     tau = t - b.clock[i]
@@ -53,7 +53,7 @@ def move(b, i, t, method):
     b.clock[i] = t
 
 
-@_jit
+@_jit(inline=True)
 def path(b, i, t, square):
     """Body ``i``'s path from ``t`` on, as x(s) = p + v s + c a s² (s from ``t``):
     (px, py, vx, vy, cax, cay), by its integrator from its clock."""

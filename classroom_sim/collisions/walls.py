@@ -35,20 +35,20 @@ def box(bounds):
     return -np.inf, -np.inf, np.inf, np.inf
 
 
-@_jit
+@_jit(inline=True)
 def resting_speed(pull, span):
     """m/s: an approach no faster than what an acceleration of ``pull`` (m/s²) adds in a
     step of ``span`` is a resting contact, not an impact."""
     return abs(pull) * span + APPROACH
 
 
-@_jit
+@_jit(inline=True)
 def pull_of(b, i):
     """|the summed acceleration| of body ``i`` (m/s²): what a resting contact of it is measured by."""
     return math.sqrt(b.pull[i, 0] * b.pull[i, 0] + b.pull[i, 1] * b.pull[i, 1])
 
 
-@_jit
+@_jit(inline=True)
 def _gap(b, i, w, bounds):
     """How far body ``i``'s surface is from wall ``w`` (m, negative outside), its velocity
     and acceleration towards the inside along the wall's axis."""
@@ -58,7 +58,7 @@ def _gap(b, i, w, bounds):
     return bounds[w] - b.radius[i] - b.pos[i, k], -b.vel[i, k], -b.acc[i, k]
 
 
-@_jit
+@_jit(inline=True)
 def _touch(bounds, w):
     return AT_WALL * (1.0 + abs(bounds[w]))
 
