@@ -25,13 +25,14 @@ Compiled without the GIL, so that other threads run while the physics thread ste
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numpy as np
 
 from .collisions import broad
 from .collisions.contacts import AFLOAT, collide, pair_resting_speed, settle, supports
-from .collisions.motion import move, path
-from .collisions.schedule import APPROACH, NONE, contact, pop, push, queue
+from .collisions.motion import Bodies, Log, Rules, move, path
+from .collisions.schedule import APPROACH, NONE, SQUARE, contact, grown, pop, push, queue
 from .collisions.walls import contain, hit_wall, settle_on_walls, wall_contact
 from .compiled import jit as _jit
 
@@ -49,6 +50,32 @@ CUT_EVENTS = 1
 """A flag of `advance`'s report: the step needed more contacts than it may resolve."""
 CUT_PASSES = 2
 """A flag of `advance`'s report: overlaps of pressed bodies were left for later steps."""
+
+Later = namedtuple("Later", "head next other first second count")
+"""The pairs found during a step (a body's disc drawn anew met another's), each body's
+as a list: ``head`` of each body, ``next`` and ``other`` of each entry (two entries a
+pair, -1 ending a list); and the pairs themselves, once each (``first``, ``second``),
+``count[0]`` of them."""
+
+
+@_jit
+def _later(n, room):
+    return Later(np.full(n, -1, np.int64), np.empty(2 * room, np.int64), np.empty(2 * room, np.int64),
+                 np.empty(room, np.int64), np.empty(room, np.int64), np.zeros(1, np.int64))
+
+
+@_jit
+def _more(later, need):
+    """A copy of ``later`` with room for ``need`` more pairs (and then some)."""
+    m = later.count[0]
+    out = _later(len(later.head), 2 * (m + need) + 16)
+    out.head[:] = later.head
+    out.next[:2 * m] = later.next[:2 * m]
+    out.other[:2 * m] = later.other[:2 * m]
+    out.first[:m] = later.first[:m]
+    out.second[:m] = later.second[:m]
+    out.count[0] = m
+    return out
 
 
 @_jit(inline=True)
@@ -98,39 +125,66 @@ def _stamps(stamp, i, j):
     return (stamp[i] << 32) | (stamp[j] if j >= 0 else 0)
 
 
-@_jit
-def _schedule(b, x, t, rules, level, q, stamp, first, other, xhead, xnext, xother):
-    """Queue every contact of body ``x`` (its clock at ``t``) with its neighbours and the walls."""
+@_jit(inline=True)
+def _schedule(b, x, t, rules, level, q, stamp, first, other, later):
+    """Queue every contact of body ``x`` (its clock at ``t``) with its neighbours and the
+    walls (``q`` has room for them, `_degree` + 1)."""
     for k in range(first[x], first[x + 1]):
         j = other[k]
         s = _pair_time(b, x, j, t, rules, level)
         if s != NONE:
-            q = push(q, s, x, j, _stamps(stamp, x, j))
-    k = xhead[x]
+            push(q, s, x, j, _stamps(stamp, x, j))
+    k = later.head[x]
     while k >= 0:
-        j = xother[k]
+        j = later.other[k]
         s = _pair_time(b, x, j, t, rules, level)
         if s != NONE:
-            q = push(q, s, x, j, _stamps(stamp, x, j))
-        k = xnext[k]
+            push(q, s, x, j, _stamps(stamp, x, j))
+        k = later.next[k]
     if len(rules.bounds) == 4 and b.inv_mass[x] > 0.0:
         tw, w = wall_contact(b, x, t, rules)
         if tw != NONE:
-            q = push(q, tw, x, -1 - w, _stamps(stamp, x, -1))
-    return q
+            push(q, tw, x, -1 - w, _stamps(stamp, x, -1))
 
 
 @_jit(inline=True)
-def _known(x, j, first, other, xhead, xnext, xother):
+def _degree(x, first, later):
+    """How many neighbours body ``x`` has."""
+    count = first[x + 1] - first[x]
+    k = later.head[x]
+    while k >= 0:
+        count += 1
+        k = later.next[k]
+    return count
+
+
+@_jit(inline=True)
+def _known(x, j, first, other, later):
     for k in range(first[x], first[x + 1]):
         if other[k] == j:
             return True
-    k = xhead[x]
+    k = later.head[x]
     while k >= 0:
-        if xother[k] == j:
+        if later.other[k] == j:
             return True
-        k = xnext[k]
+        k = later.next[k]
     return False
+
+
+@_jit(inline=True)
+def _meet(later, x, found, count, first, other):
+    """List the pairs of ``x`` with ``found[:count]`` that are not known yet (`later` has room)."""
+    for m in range(count):
+        j = found[m]
+        if _known(x, j, first, other, later):
+            continue
+        p = later.count[0]
+        later.first[p], later.second[p] = x, j
+        for a, z, slot in ((x, j, 2 * p), (j, x, 2 * p + 1)):
+            later.other[slot] = z
+            later.next[slot] = later.head[a]
+            later.head[a] = slot
+        later.count[0] = p + 1
 
 
 @_jit
@@ -168,24 +222,19 @@ def advance(b, rules, log):
         fill[pi[k]] += 1
         other[fill[pj[k]]] = pi[k]
         fill[pj[k]] += 1
-    xhead = np.full(n, -1, np.int64)
-    xnext = np.empty(16, np.int64)
-    xother = np.empty(16, np.int64)
-    xi = np.empty(16, np.int64)  # the pairs found later, once each
-    xj = np.empty(16, np.int64)
-    extra = 0
+    later = _later(n, 16)
     stamp = np.zeros(n, np.int64)
-    q = queue(len(pi) // 4 + 64)
+    q = queue(len(pi) + n + 64)  # room for the contacts found as the step begins
     for k in range(len(pi)):
         s = _pair_time(b, pi[k], pj[k], t0, rules, level)
         if s != NONE:
-            q = push(q, s, pi[k], pj[k], 0)
+            push(q, s, pi[k], pj[k], 0)
     if walls:
         for i in range(n):
             if not fixed[i] and not _clear_of_walls(centre, extent, i, rules.bounds):
                 tw, w = wall_contact(b, i, t0, rules)
                 if tw != NONE:
-                    q = push(q, tw, i, -1 - w, 0)
+                    push(q, tw, i, -1 - w, 0)
     spare = broad.loose_start(centre, extent, grid, loose)
     found = np.empty(n, np.int64)
     flags = 0
@@ -220,28 +269,18 @@ def advance(b, rules, log):
                 loose[x] = True
                 broad.loose_add(spare, centre, extent, grid, x)
                 count = broad.partners(x, centre, extent, fixed, grid, biggest, loose, spare, found)
-                for m in range(count):
-                    j = found[m]
-                    if _known(x, j, first, other, xhead, xnext, xother):
-                        continue
-                    if 2 * extra + 2 > len(xother):
-                        xnext = broad._grow(xnext, 2 * extra + 2)
-                        xother = broad._grow(xother, 2 * extra + 2)
-                    if extra + 1 > len(xi):
-                        xi = broad._grow(xi, extra + 1)
-                        xj = broad._grow(xj, extra + 1)
-                    xi[extra], xj[extra] = x, j
-                    for a, z in ((x, j), (j, x)):
-                        slot = 2 * extra + (a != x)
-                        xother[slot] = z
-                        xnext[slot] = xhead[a]
-                        xhead[a] = slot
-                    extra += 1
-            q = _schedule(b, x, t, rules, level, q, stamp, first, other, xhead, xnext, xother)
+                if later.count[0] + count > len(later.first):
+                    later = _more(later, count)
+                _meet(later, x, found, count, first, other)
+            need = _degree(x, first, later) + 1
+            if q.size[0] + need > len(q.time):
+                q = grown(q, need)
+            _schedule(b, x, t, rules, level, q, stamp, first, other, later)
     for i in range(n):
         move(b, i, end, rules.method)
+    extra = later.count[0]
     if extra:
-        ai, aj = broad._in_order(xi[:extra], xj[:extra], grid.order, rank)
+        ai, aj = broad._in_order(later.first[:extra], later.second[:extra], grid.order, rank)
         pi, pj = broad.merge_pairs(pi, pj, ai, aj, rank)
     left_over = settle(b, pi, pj, rules)
     if left_over:
@@ -253,3 +292,16 @@ def advance(b, rules, log):
             if not fixed[i] and not (left + r <= b.pos[i, 0] <= right - r and bottom + r <= b.pos[i, 1] <= top - r):
                 contain(b, i, rules.bounds, rules.e_wall)
     return logged, flags
+
+
+@_jit
+def step(pos, vel, acc, radius, inv_mass, bounds, e, e_wall, method, start, end, pairs, vectors, times):
+    """`advance` from the World's own arrays: the bodies (``acc`` their summed
+    accelerations, left as they are), the box (``bounds``, or empty), the restitutions,
+    the integrator's code (`collisions.METHODS`), the step's times, and the room of the
+    collision log (`motion.Log`). One call with arrays and numbers: handing structures
+    from Python to compiled code costs more than a small step."""
+    n = pos.shape[0]
+    bodies = Bodies(pos, vel, acc.copy(), acc, radius, inv_mass, np.full(n, start))
+    rules = Rules(bounds, e, e_wall, method, SQUARE[method], start, end)
+    return advance(bodies, rules, Log(pairs, vectors, times))

@@ -446,12 +446,10 @@ class World:
         report = self.collision_report
         size = 4 * len(self._names) + 64 if report is not None else 0
         log = collisions.Log(np.empty((size, 2), np.int64), np.empty((size, 3, 2)), np.empty(size))
-        bodies = collisions.Bodies(self._pos, self._vel, acc.copy(), acc, self._radius, self._inv_mass,
-                                   np.full(len(self._names), float(self.time)))
-        method = collisions.METHODS[self._integrator]
-        rules = collisions.Rules(self._bounds_array, self._restitution, self._wall_restitution, method,
-                                 collisions.SQUARE[method], float(self.time), float(target))
-        count, flags = stepping.advance(bodies, rules, log)
+        count, flags = stepping.step(self._pos, self._vel, acc, self._radius, self._inv_mass, self._bounds_array,
+                                     float(self._restitution), float(self._wall_restitution),
+                                     collisions.METHODS[self._integrator],
+                                     float(self.time), float(target), *log)
         if flags & stepping.CUT_EVENTS:
             self.degraded["contacts"] += 1
         if flags & stepping.CUT_PASSES:

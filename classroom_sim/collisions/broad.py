@@ -416,7 +416,7 @@ def _unlist(out, b):
     out.next[b] = -1
 
 
-@_jit
+@_jit(inline=True)
 def loose_add(out, centre, extent, grid, b):
     """List ``b``, whose disc is (``centre[b]``, ``extent[b]``), as loose: by the cell of
     its centre, or among the big ones if its disc is larger than a cell."""
@@ -444,7 +444,7 @@ def _near(centre, extent, b, j):
     return dx * dx + dy * dy < lim * lim
 
 
-@_jit
+@_jit(inline=True)
 def partners(b, centre, extent, skip, grid, biggest, loose, out, found):
     """The bodies whose discs overlap the disc of ``b`` (``centre``, ``extent``), written to
     ``found`` (room for every body); returns how many. Those in the grid of `plan` (no

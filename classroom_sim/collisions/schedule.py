@@ -205,17 +205,23 @@ def queue(room):
 
 
 @_jit
-def push(q, t, body, other, stamps):
-    """Add a contact; returns the queue (a new one if it had to grow)."""
+def grown(q, need):
+    """A copy of ``q`` with room for ``need`` more contacts (and then some)."""
     n = q.size[0]
-    if n == len(q.time):
-        grown = queue(2 * n + 16)
-        grown.time[:n] = q.time[:n]
-        grown.body[:n] = q.body[:n]
-        grown.other[:n] = q.other[:n]
-        grown.stamps[:n] = q.stamps[:n]
-        grown.size[0] = n
-        q = grown
+    out = queue(2 * (n + need) + 16)
+    out.time[:n] = q.time[:n]
+    out.body[:n] = q.body[:n]
+    out.other[:n] = q.other[:n]
+    out.stamps[:n] = q.stamps[:n]
+    out.size[0] = n
+    return out
+
+
+@_jit(inline=True)
+def push(q, t, body, other, stamps):
+    """Add a contact. The caller makes room first (`grown`): a queue handed back from every
+    push would cost compiled code a count of references on each of its arrays, each time."""
+    n = q.size[0]
     k = n
     while k > 0:
         up = (k - 1) >> 1
@@ -225,10 +231,9 @@ def push(q, t, body, other, stamps):
         k = up
     q.time[k], q.body[k], q.other[k], q.stamps[k] = t, body, other, stamps
     q.size[0] = n + 1
-    return q
 
 
-@_jit
+@_jit(inline=True)
 def pop(q):
     """Take the earliest contact off the queue: (time, body, other, stamps)."""
     t, body, other, stamps = q.time[0], q.body[0], q.other[0], q.stamps[0]

@@ -63,7 +63,7 @@ def _touch(bounds, w):
     return AT_WALL * (1.0 + abs(bounds[w]))
 
 
-@_jit
+@_jit(inline=True)
 def settle_on_walls(b, i, rules):
     """At the start of a step: if body ``i`` rests against a wall (touching it, pressed
     into it by its acceleration, moving across it no faster than a resting contact, to
@@ -78,7 +78,7 @@ def settle_on_walls(b, i, rules):
             b.vel[i, k] = 0.0
 
 
-@_jit
+@_jit(inline=True)
 def wall_contact(b, i, t, rules):
     """The earliest time (s, from ``t``, the body's clock, to the end of the step) at which
     body ``i`` reaches a wall closing in on it faster than `APPROACH`: (time, wall), or
@@ -94,7 +94,7 @@ def wall_contact(b, i, t, rules):
     return (t + best if best != NONE else NONE), wall
 
 
-@_jit
+@_jit(inline=True)
 def bounce(b, i, w, rules):
     """Body ``i``, just reaching wall ``w``: put it on the wall, then reflect its velocity
     across the wall with the walls' restitution, or, for a resting contact, stop it
@@ -114,7 +114,7 @@ def bounce(b, i, w, rules):
     return True
 
 
-@_jit
+@_jit(inline=True)
 def contain(b, i, bounds, e_wall):
     """Put body ``i`` (movable) back inside the box if it is not, reflecting an outward
     velocity with ``e_wall``."""
@@ -132,7 +132,7 @@ def contain(b, i, bounds, e_wall):
                 b.vel[i, k] = -e_wall * b.vel[i, k]
 
 
-@_jit
+@_jit(inline=True)
 def hit_wall(b, i, t, w, rules):
     """Move body ``i`` to ``t``, when it reaches wall ``w``, and bounce it there."""
     move(b, i, t, rules.method)
