@@ -428,6 +428,11 @@ def loose_add(out, centre, extent, grid, b):
         out.big[out.count[0]] = b
         out.count[0] += 1
         return
+    for k in range(out.count[0]):  # drawn anew smaller: off the big ones, listed once
+        if out.big[k] == b:
+            out.count[0] -= 1
+            out.big[k] = out.big[out.count[0]]
+            break
     c = (_column(centre[b, 0], grid.xmin, grid.cell, grid.ncx) * grid.ncy
          + _column(centre[b, 1], grid.ymin, grid.cell, grid.ncy))
     out.next[b] = out.head[c]
