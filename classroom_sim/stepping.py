@@ -36,18 +36,17 @@ from .collisions.schedule import APPROACH, NONE, SQUARE, contact, grown, pop, pu
 from .collisions.walls import contain, hit_wall, settle_on_walls, wall_contact
 from .compiled import jit as _jit
 
-EVENTS_PER_BODY = 64
-"""A step resolves at most this many contacts per body (and `MIN_EVENTS` at least): a
-scene that would need more (a ball squeezed between two walls of its own size) finishes
-its step with the rest left to the settling at its end, rather than hang the thread."""
-
-MIN_EVENTS = 10_000
+EVENTS_PER_BODY = 256
+"""A step resolves at most this many contacts of one body: a body that would need more (a
+light ball squeezed between a heavy one and a corner) goes on to the step's end without
+meeting anything more, and what it then overlaps is left to the settling there, rather
+than hang the thread. Every other body goes on colliding as before."""
 
 DISC_SLOP = 1e-9
 """Relative: a disc's radius is grown by this much, so that bodies that just touch share a pair."""
 
 CUT_EVENTS = 1
-"""A flag of `advance`'s report: the step needed more contacts than it may resolve."""
+"""A flag of `advance`'s report: a body needed more contacts than it may have in a step."""
 CUT_PASSES = 2
 """A flag of `advance`'s report: overlaps of pressed bodies were left for later steps."""
 
@@ -113,10 +112,9 @@ def _pair_time(b, i, j, t, rules, level):
     dist = math.sqrt(dx * dx + dy * dy)
     if not closing > APPROACH * dist:
         return NONE
-    if s == 0.0:
-        held = level[i] != AFLOAT or level[j] != AFLOAT
-        if not closing > dist * pair_resting_speed(b.pull, b.acc, i, j, rules.end - rules.start, held):
-            return NONE
+    held = level[i] != AFLOAT or level[j] != AFLOAT
+    if not closing > dist * pair_resting_speed(b.pull, b.acc, i, j, rules.end - rules.start, held):
+        return NONE
     return t + s
 
 
@@ -207,7 +205,7 @@ def advance(b, rules, log):
         extent[i] = _disc(b, i, t0, end)
     # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
     pi, pj, rank, grid, loose, biggest = broad.plan(centre, extent, fixed)
-    level = supports(b, pi, pj, rules.bounds)  # what rests on what, as the step begins
+    level = supports(b, pi, pj, rules)  # what rests on what, held up by it
     # each body's neighbours: those of the plan (first, other), and those found later (a list each)
     first = np.zeros(n + 1, np.int64)
     for k in range(len(pi)):
@@ -239,16 +237,17 @@ def advance(b, rules, log):
     found = np.empty(n, np.int64)
     flags = 0
     logged = 0
-    events = 0
-    cap = max(MIN_EVENTS, EVENTS_PER_BODY * n)
+    hits = np.zeros(n, np.int64)  # contacts resolved, by body
     while q.size[0] > 0:
         t, i, o, stamps = pop(q)
         if stamps >> 32 != stamp[i] or (o >= 0 and (stamps & 0xFFFFFFFF) != stamp[o]):
             continue  # one of them changed course since
-        if events == cap:
+        if hits[i] == EVENTS_PER_BODY or (o >= 0 and hits[o] == EVENTS_PER_BODY):
             flags |= CUT_EVENTS
-            break
-        events += 1
+            continue  # (it is not queued again: see EVENTS_PER_BODY)
+        hits[i] += 1
+        if o >= 0:
+            hits[o] += 1
         if o >= 0:
             changed, logged = collide(b, i, o, t, rules, log, logged, level)
         else:
@@ -259,6 +258,8 @@ def advance(b, rules, log):
             if x < 0 or fixed[x]:
                 continue  # a wall, or a fixed body: its course never changes
             stamp[x] += 1
+            if hits[x] == EVENTS_PER_BODY:
+                continue
             # Keep the disc holding the body's motion: if it left it, draw it anew and find its neighbours.
             e = _disc(b, x, t, end)
             dx = b.pos[x, 0] - centre[x, 0]

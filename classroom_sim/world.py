@@ -22,7 +22,7 @@ from .snapshot import Settings, Snapshot, named_vectors
 EARTH_GRAVITY = (0.0, -9.81)
 
 DEGRADED = {
-    "contacts": "a step had more contacts than it may resolve one by one; the rest were settled at its end",
+    "contacts": "a body had more contacts in one step than it may resolve one by one; its rest were settled at the step's end",
     "passes": "bodies pressed into each other were more than a step separates; they part over the next steps",
     "log": "more collisions happened in one step than the collision log holds; some were not listed",
 }
@@ -112,8 +112,8 @@ class World:
         """The scene's `Lesson` (None for a scene without one), kept true to the bodies and saved with them."""
         self._angles: dict[str, float] = {}  # degrees: the last direction set for a body (for one at rest)
         self.degraded = {"contacts": 0, "passes": 0, "log": 0}
-        """How many steps a cap cut short: "contacts" (`stepping.EVENTS_PER_BODY`: the
-        step settled the rest of its contacts at its end), "passes"
+        """How many steps a cap cut short: "contacts" (`stepping.EVENTS_PER_BODY`: a
+        body's further contacts in the step were settled at its end), "passes"
         (`collisions.SEPARATION_PASSES`: overlaps were left for the next steps), "log"
         (more collisions in one step than `collision_report` holds: some went
         unlisted). See `DEGRADED`."""

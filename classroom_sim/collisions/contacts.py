@@ -15,22 +15,29 @@ contact"): bodies at rest on each other, and overlaps that exist anyway
 than a resting one is an impact: it is left to the next step's schedule,
 which resolves impacts one by one (a cradle passes its velocity on).
 
+The contacts of a step's end are the pairs that touch, and those near enough to
+come to rest on each other within a step (their summed accelerations would
+close the gap in it): a ball in the notch between two others touches one of
+them and is a hair from the other, and both hold it.
+
 1. Velocities: the resting contacts (closing in no faster than what the two
-   bodies' summed accelerations add in one step) stop closing in: projected
-   Gauss-Seidel, each contact's push accumulated over the passes and never
-   negative, so that a body in the notch between two others comes to rest
-   instead of being kicked from one to the other. Walls are contacts with a
-   body of infinite mass.
-2. Supports: where the passes did not settle everything, the contacts are
-   solved again level by level from the ground up, so that a stack comes to
-   rest in one step instead of creeping there. A body rests on a wall or a
-   fixed body (level 0) when its summed acceleration presses it into it; one
-   pressed into a body of level L has level L + 1. The lower body of a
-   contact between levels stands firm (as a fixed body would).
-3. Positions: each overlapping pair is pushed apart along the line of centres,
-   half the overlap each (a fixed body moves nothing, the other the whole
-   overlap; coincident centres part along +x), pass after pass while some
-   still overlap; walls put the bodies back inside the box after each pass.
+   bodies' summed accelerations add in one step) stop closing in, or, if
+   apart, close in no faster than would close their gap within a step:
+   projected Gauss-Seidel, each contact's push accumulated over the passes
+   and never negative, so that a body in the notch between two others comes
+   to rest instead of being kicked from one to the other. Walls are contacts
+   with a body of infinite mass.
+2. Supports: where the passes did not settle everything, the velocities are
+   solved again from the start, level by level from the ground up, so that a
+   stack comes to rest in one step instead of creeping there. A body rests on
+   a wall or a fixed body (level 0) when its summed acceleration presses it
+   into it; one pressed into a body of level L has level L + 1. The lower body
+   of a contact between levels stands firm (as a fixed body would).
+3. Positions: each overlapping pair, among all the pairs that may touch (a
+   push may press a body into one it did not touch), is pushed apart along the
+   line of centres, half the overlap each (a fixed body moves nothing, the
+   other the whole overlap; coincident centres part along +x), pass after pass
+   while some still overlap; walls put a pushed body back inside the box.
 """
 
 from __future__ import annotations
@@ -144,9 +151,17 @@ def collide(b, i, j, t, rules, log, logged, level):
 # The end of a step
 # ---------------------------------------------------------------------------
 
+@_jit(inline=True)
+def _within(b, i, span):
+    """How near (m) body ``i`` must come to something to rest on it within a step of
+    ``span``: as far as its summed acceleration carries it from rest in the step, twice
+    over (0 for ``span`` 0: touching)."""
+    return pull_of(b, i) * span * span
+
+
 @_jit
-def _touching(b, pi, pj):
-    """The places in (pi, pj) of the pairs that touch or overlap."""
+def _touching(b, pi, pj, span):
+    """The places in (pi, pj) of the pairs that touch or overlap (or are within `_within`)."""
     out = np.empty(len(pi) + 1, np.int64)
     m = 0
     for k in range(len(pi)):
@@ -154,27 +169,32 @@ def _touching(b, pi, pj):
         dx = b.pos[j, 0] - b.pos[i, 0]
         dy = b.pos[j, 1] - b.pos[i, 1]
         lim = (b.radius[i] + b.radius[j]) * (1.0 + TOUCH)
+        if span > 0.0:
+            lim += _within(b, i, span) + _within(b, j, span)
         out[m] = k
         m += dx * dx + dy * dy <= lim * lim
     return out[:m]
 
 
 @_jit
-def contacts_now(b, pi, pj, bounds):
+def contacts_now(b, pi, pj, bounds, span):
     """What touches now: the pairs among (pi, pj) that touch or overlap, and the walls
-    that their movable bodies touch. Each contact is (first, second, nx, ny), n the
-    normal from the first to the second; a wall is a first of -1, its normal pointing
-    into the box."""
-    ks = _touching(b, pi, pj)
+    that their movable bodies touch; with ``span`` > 0, also what is near enough to come
+    to rest on within a step that long (`_within`). Each contact is (first, second, nx,
+    ny, gap), n the normal from the first to the second; a wall is a first of -1, its normal
+    pointing into the box; ``gap`` is how far apart they are (m, negative for an overlap)."""
+    ks = _touching(b, pi, pj, span)
     room = len(ks) + (8 * len(ks) if len(bounds) == 4 else 0)
     first = np.empty(room, np.int64)
     second = np.empty(room, np.int64)
     nx = np.empty(room)
     ny = np.empty(room)
+    gap = np.empty(room)
     for m in range(len(ks)):
         i, j = pi[ks[m]], pj[ks[m]]
         first[m], second[m] = i, j
-        nx[m], ny[m], _ = normal(b, i, j)
+        nx[m], ny[m], dist = normal(b, i, j)
+        gap[m] = dist - b.radius[i] - b.radius[j]
     m = len(ks)
     if len(bounds) == 4:
         seen = np.zeros(b.pos.shape[0], np.bool_)
@@ -184,15 +204,16 @@ def contacts_now(b, pi, pj, bounds):
                 continue
             seen[i] = True
             r = b.radius[i]
+            near = _within(b, i, span) if span > 0.0 else 0.0
             for w in range(4):
                 k = w % 2
                 inward = 1.0 if w < 2 else -1.0
-                gap = inward * (b.pos[i, k] - bounds[w]) - r
-                if gap <= AT_WALL * (1.0 + abs(bounds[w])):
-                    first[m], second[m] = -1, i
+                apart = inward * (b.pos[i, k] - bounds[w]) - r
+                if apart <= AT_WALL * (1.0 + abs(bounds[w])) + near:
+                    first[m], second[m], gap[m] = -1, i, apart
                     nx[m], ny[m] = (inward, 0.0) if k == 0 else (0.0, inward)
                     m += 1
-    return first[:m], second[:m], nx[:m], ny[:m]
+    return first[:m], second[:m], nx[:m], ny[:m], gap[:m]
 
 
 @_jit
@@ -252,14 +273,15 @@ def _levels(b, first, second, nx, ny):
 
 
 @_jit
-def supports(b, pi, pj, bounds):
-    """Each body's support level (`_levels`) from what touches now, among the pairs (pi, pj)."""
-    first, second, nx, ny = contacts_now(b, pi, pj, bounds)
+def supports(b, pi, pj, rules):
+    """Each body's support level (`_levels`) as a step begins, from what touches now or is
+    near enough to come to rest on within the step (`contacts_now`), among the pairs (pi, pj)."""
+    first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, rules.end - rules.start)
     return _levels(b, first, second, nx, ny)
 
 
 @_jit
-def _solve(b, first, second, nx, ny, push, ks, level, passes):
+def _solve(b, first, second, nx, ny, allow, push, ks, level, passes):
     """Projected Gauss-Seidel over the resting contacts ``ks``: each contact's accumulated
     push (``push``, an impulse, never negative: contacts push, never pull) is changed
     until the two bodies no longer close in along n, or the push is zero and they part. With ``level``, the lower
@@ -282,7 +304,7 @@ def _solve(b, first, second, nx, ny, push, ks, level, passes):
             leaving = b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k]
             if i >= 0:
                 leaving -= b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
-            change = max(push[k] - leaving / (wi + wj), 0.0) - push[k]
+            change = max(push[k] - (leaving + allow[k]) / (wi + wj), 0.0) - push[k]
             if change == 0.0:
                 continue
             push[k] += change
@@ -298,19 +320,51 @@ def _solve(b, first, second, nx, ny, push, ks, level, passes):
 
 
 @_jit
+def _rest(b, first, second, nx, ny, allow, resting, level):
+    """The ``resting`` contacts stop closing in (``b.vel``; or accelerating into each other,
+    given the accelerations as ``vel``): projected Gauss-Seidel over all of them; where
+    that does not settle within its passes, level by level from the ground up, the
+    bodies below standing firm (``level``, found here if empty)."""
+    m = len(first)
+    before = b.vel.copy()
+    if _solve(b, first, second, nx, ny, allow, np.zeros(m), resting, np.empty(0, np.int64), VELOCITY_PASSES):
+        return
+    b.vel[:] = before  # (what the unfinished passes left would be carried up as if it were support)
+    if len(level) == 0:
+        level = _levels(b, first, second, nx, ny)
+    count = len(resting)
+    keys = np.empty(count, np.int64)
+    for q in range(count):
+        k = resting[q]
+        keys[q] = max(level[first[k]] if first[k] >= 0 else GROUND, level[second[k]])
+    order = resting[np.argsort(keys, kind="mergesort")]
+    keys = np.sort(keys)
+    push = np.zeros(m)
+    g = 0
+    while g < count:
+        h = g
+        while h < count and keys[h] == keys[g]:
+            h += 1
+        _solve(b, first, second, nx, ny, allow, push, order[g:h], level, VELOCITY_PASSES)
+        g = h
+
+
+@_jit
 def settle(b, pi, pj, rules):
     """What touches at the end of a step, among the pairs (pi, pj) in their order: see the
     module's text. Returns whether overlaps of more than `OVERLAP_LEFT` were left for the
     next step (too many pressed bodies for the passes)."""
     span = rules.end - rules.start
-    first, second, nx, ny = contacts_now(b, pi, pj, rules.bounds)
+    first, second, nx, ny, gap = contacts_now(b, pi, pj, rules.bounds, span)
     m = len(first)
+    allow = np.empty(m)
     # 1. velocities: the resting contacts stop closing in (an impact, closing in faster,
     # is left to the next step's schedule, which resolves impacts one by one at s = 0)
     resting = np.empty(m, np.int64)
     count = 0
     for k in range(m):
         i, j = first[k], second[k]
+        allow[k] = max(gap[k], 0.0) / span if span > 0.0 else 0.0
         closing = -(b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k])
         if i >= 0:
             closing += b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
@@ -320,30 +374,16 @@ def settle(b, pi, pj, rules):
         resting[count] = k
         count += not closing > fast
     resting = resting[:count]
-    if not _solve(b, first, second, nx, ny, np.zeros(m), resting, np.empty(0, np.int64), VELOCITY_PASSES):
-        # 2. supports: level by level from the ground up, the bodies below standing firm
-        level = _levels(b, first, second, nx, ny)
-        keys = np.empty(count, np.int64)
-        for q in range(count):
-            k = resting[q]
-            keys[q] = max(level[first[k]] if first[k] >= 0 else GROUND, level[second[k]])
-        order = resting[np.argsort(keys, kind="mergesort")]
-        keys = np.sort(keys)
-        push = np.zeros(m)
-        g = 0
-        while g < count:
-            h = g
-            while h < count and keys[h] == keys[g]:
-                h += 1
-            _solve(b, first, second, nx, ny, push, order[g:h], level, VELOCITY_PASSES)
-            g = h
-    # 3. positions: half the overlap each
+    _rest(b, first, second, nx, ny, allow, resting, np.empty(0, np.int64))
+
+    # 2. positions: half the overlap each, over every pair that may touch (a push may
+    # press a body into one it did not touch before)
     left_over = False
-    pairs = np.flatnonzero(first >= 0)
+    walls = len(rules.bounds) == 4
     for p in range(SEPARATION_PASSES):
         worst = 0.0
-        for k in pairs:
-            i, j = first[k], second[k]
+        for k in range(len(pi)):
+            i, j = pi[k], pj[k]
             ux, uy, dist = normal(b, i, j)
             r = b.radius[i] + b.radius[j]
             if not dist < r * (1.0 - OVERLAP_TOLERANCE):
@@ -357,12 +397,12 @@ def settle(b, pi, pj, rules):
             b.pos[i, 1] -= share_i * gap * uy
             b.pos[j, 0] += (1.0 - share_i) * gap * ux
             b.pos[j, 1] += (1.0 - share_i) * gap * uy
+            if walls:
+                if wi > 0.0:
+                    contain(b, i, rules.bounds, rules.e_wall)
+                if wj > 0.0:
+                    contain(b, j, rules.bounds, rules.e_wall)
             worst = max(worst, gap / min(b.radius[i], b.radius[j]))
-        if len(rules.bounds) == 4:
-            for k in pairs:
-                for i in (first[k], second[k]):
-                    if b.inv_mass[i] > 0.0:
-                        contain(b, i, rules.bounds, rules.e_wall)
         if worst == 0.0:
             break
         left_over = worst > OVERLAP_LEFT and p == SEPARATION_PASSES - 1
