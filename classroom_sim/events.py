@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .collisions.schedule import METHODS, NONE, SQUARE, contact, crossing
 from .integrators import INTEGRATORS
 from .lesson import EVENTS, QUANTITIES
 from .params import angle_of
@@ -40,8 +41,9 @@ AGREE = 1e-9
 """Relative: how closely the watched body must follow the integrator between two
 cuts to count as undisturbed (rounding is ~1e-16; any bounce is far more)."""
 
-_SQUARE = {"kinematic": 0.5, "semi-implicit-euler": 1.0, "euler": 0.0}
-"""Each integrator's position over a step of length s is x + v s + c a s²: its c."""
+def _square(world) -> float:
+    """The c of the World's integrator in x + v s + c a s² (`collisions.SQUARE`)."""
+    return SQUARE[METHODS[world.integrator]]
 
 
 class EventError(ValueError):
@@ -81,46 +83,18 @@ class Measurement:
 
 def first_crossing(z0: float, w: float, q: float, span: float):
     """The first s in [0, span] where z(s) = z0 + w s + q s² passes downward through
-    zero (z' < 0 there), or None. Roots by the numerically stable formula."""
-    if q == 0.0:
-        roots = [-z0 / w] if w != 0.0 else []
-    else:
-        disc = w * w - 4.0 * q * z0
-        if disc < 0.0:
-            return None
-        big = -0.5 * (w + math.copysign(math.sqrt(disc), w))
-        roots = [big / q] + ([z0 / big] if big != 0.0 else [])
-    for s in sorted(roots):
-        if 0.0 <= s <= span and w + 2.0 * q * s < 0.0:
-            return s
-    return None
+    zero (z' < 0 there), or None (`collisions.schedule.crossing`, which the step uses)."""
+    s = crossing(float(z0), float(w), float(q), float(span))
+    return None if s == NONE else s
 
 
 def first_contact(dp, dv, da, reach: float, span: float):
     """The first s in [0, span] where |dp + dv s + da s²| falls to ``reach`` while
-    closing, or None: the contact of two discs whose centres are dp apart."""
-    c = float(dp @ dp) - reach * reach
-    closing = float(dp @ dv)
-    if c <= reach * reach * 1e-9 and closing < 0.0:
-        return 0.0  # touching (or overlapping) and approaching: now
-    if not da.any():
-        return first_crossing(c, 2.0 * closing, float(dv @ dv), span)
-    # |d|² - reach² is a quartic in s: its real roots, polished by Newton's method
-    coefficients = [float(da @ da), 2.0 * float(da @ dv), float(dv @ dv) + 2.0 * float(da @ dp), 2.0 * closing, c]
-    poly = np.polynomial.Polynomial(coefficients[::-1])
-    slope = poly.deriv()
-    found = []
-    for root in np.roots(coefficients):
-        if abs(root.imag) > 1e-7 * max(1.0, abs(root.real)):
-            continue
-        s = root.real
-        for _ in range(3):
-            d = slope(s)
-            if d != 0.0:
-                s -= poly(s) / d
-        if 0.0 <= s <= span and slope(s) < 0.0:
-            found.append(s)
-    return min(found) if found else None
+    closing, or None: the contact of two discs whose centres are dp apart
+    (`collisions.schedule.contact`, which the step uses)."""
+    s = contact(float(dp[0]), float(dp[1]), float(dv[0]), float(dv[1]), float(da[0]), float(da[1]),
+                float(reach), float(span))
+    return None if s == NONE else s
 
 
 class Watch:
@@ -254,7 +228,7 @@ class Watch:
     def _predict(self, world, i, p, v, a, span):
         """The time (s, from now, within ``span``) at which the event would happen if the body
         flew on undisturbed, or None."""
-        c = _SQUARE[world.integrator]
+        c = _square(world)
         event = self.event
         if event == "time":
             s = self.began + self.at - world.time
@@ -303,7 +277,7 @@ class Watch:
         touching tolerance (`collisions.OVERLAP_TOLERANCE`), so that the step's end
         resolves the collision: an overlap of about 1e-11 of the smaller radius."""
         j = self._partner
-        closing = np.linalg.norm((world._vel[j] - v) + 2.0 * _SQUARE[world.integrator] * cut
+        closing = np.linalg.norm((world._vel[j] - v) + 2.0 * _square(world) * cut
                                  * (world._accelerations_now()[j] - a))
         radius = min(world._radius[i], world._radius[j])
         return max(1e-11 * radius / max(closing, 1e-300), 1e-12 * max(1.0, abs(world.time + cut)))
