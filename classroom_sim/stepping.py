@@ -95,10 +95,10 @@ def _clear_of_walls(centre, extent, i, bounds):
 @_jit(inline=True)
 def _pair_time(b, i, j, t, rules, level):
     """When bodies i and j first touch after ``t`` within the step, closing in faster than
-    `APPROACH`, or `NONE`. Two that touch already and close in no faster than a resting
-    contact are left to the settling at the step's end (`contacts.settle`): resolved one
-    contact at a time, a body resting in the notch between two others would bounce
-    between them at one instant, ever more slowly, without end."""
+    a resting contact (`contacts.pair_resting_speed`), or `NONE`. Slower contacts, now
+    or later in the step, are left to the settling at the step's end (`contacts.settle`):
+    resolved one contact at a time, a body resting in the notch between two others would
+    bounce between them at one instant, ever more slowly, without end."""
     c = rules.square
     pix, piy, vix, viy, aix, aiy = path(b, i, t, c)
     pjx, pjy, vjx, vjy, ajx, ajy = path(b, j, t, c)
