@@ -305,22 +305,12 @@ def pairs_again(centre, extent, skip, grid, biggest, chosen, loose):
         for gx in range(_column(xb - g, xmin, cell, ncx), _column(xb + g, xmin, cell, ncx) + 1):
             for t in range(start[gx * ncy + gy0], start[gx * ncy + gy1 + 1]):
                 j = order[t]
-                if loose[j] or (sb and skip[j]):
-                    continue
-                dx = centre[j, 0] - xb
-                dy = centre[j, 1] - yb
-                lim = eb + extent[j]
-                if dx * dx + dy * dy < lim * lim:
+                if not (loose[j] or (sb and skip[j])) and _near(centre, extent, b, j):
                     near[k] = j
                     k += 1
         for j in oorder[ostart[_column(xb - eb - reach, xmin, cell, columns)]:
                         ostart[_column(xb + eb + reach, xmin, cell, columns) + 1]]:
-            if j == b or (chosen[j] and j < b) or (sb and skip[j]):
-                continue
-            dx = centre[j, 0] - xb
-            dy = centre[j, 1] - yb
-            lim = eb + extent[j]
-            if dx * dx + dy * dy < lim * lim:
+            if not (j == b or (chosen[j] and j < b) or (sb and skip[j])) and _near(centre, extent, b, j):
                 near[k] = j
                 k += 1
         out_i, out_j, m = _emit(out_i, out_j, m, b, near, k)
