@@ -259,6 +259,7 @@ def advance(b, rules, log):
                 continue  # a wall, or a fixed body: its course never changes
             stamp[x] += 1
             if hits[x] == EVENTS_PER_BODY:
+                flags |= CUT_EVENTS  # its contacts from here on are left to the settling
                 continue
             # Keep the disc holding the body's motion: if it left it, draw it anew and find its neighbours.
             e = _disc(b, x, t, end)
