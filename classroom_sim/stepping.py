@@ -34,7 +34,7 @@ from .collisions.contacts import AFLOAT, collide, pair_resting_speed, settle, su
 from .collisions.motion import Bodies, Log, Rules, move, path
 from .collisions.schedule import APPROACH, NONE, SQUARE, contact, grown, pop, push, queue
 from .collisions.walls import contain, hit_wall, settle_on_walls, wall_contact
-from .compiled import jit as _jit
+from .compiled import jit as _jit, lent
 
 EVENTS_PER_BODY = 256
 """A step resolves at most this many contacts of one body: a body that would need more (a
@@ -49,6 +49,12 @@ CUT_EVENTS = 1
 """A flag of `advance`'s report: a body needed more contacts than it may have in a step."""
 CUT_PASSES = 2
 """A flag of `advance`'s report: overlaps of pressed bodies were left for later steps."""
+
+Reach = namedtuple("Reach", "centre extent fixed loose first other found")
+"""Each body's disc (``centre``, ``extent``: it holds the body's motion until the end of
+the step), whether it is ``fixed``, whether its disc was drawn anew off the plan's grid
+(``loose``), its neighbours from the plan (``other[first[i]:first[i + 1]]``), and room
+for the neighbours found when a disc is drawn anew (``found``)."""
 
 Later = namedtuple("Later", "head next other first second count")
 """The pairs found during a step (a body's disc drawn anew met another's), each body's
@@ -99,11 +105,18 @@ def _pair_time(b, i, j, t, rules, level):
     or later in the step, are left to the settling at the step's end (`contacts.settle`):
     resolved one contact at a time, a body resting in the notch between two others would
     bounce between them at one instant, ever more slowly, without end."""
+    # Everything is read from the arrays before the first branch: numba counts a reference
+    # to each array an inlined helper is given, and only a helper without branches has
+    # those counts taken out again when it is compiled (each costs an atomic operation).
     c = rules.square
     pix, piy, vix, viy, aix, aiy = path(b, i, t, c)
     pjx, pjy, vjx, vjy, ajx, ajy = path(b, j, t, c)
+    reach = b.radius[i] + b.radius[j]
+    held = (level[i] != AFLOAT) | (level[j] != AFLOAT)
+    resting = pair_resting_speed(b.pull[i, 0], b.pull[i, 1], b.pull[j, 0], b.pull[j, 1], b.acc[i, 0] - b.acc[j, 0],
+                                 b.acc[i, 1] - b.acc[j, 1], rules.end - rules.start, held)
     px, py, vx, vy, ax, ay = pjx - pix, pjy - piy, vjx - vix, vjy - viy, ajx - aix, ajy - aiy
-    s = contact(px, py, vx, vy, ax, ay, b.radius[i] + b.radius[j], rules.end - t)
+    s = contact(px, py, vx, vy, ax, ay, reach, rules.end - t)
     if s == NONE:
         return NONE
     dx = px + (vx + ax * s) * s
@@ -112,8 +125,7 @@ def _pair_time(b, i, j, t, rules, level):
     dist = math.sqrt(dx * dx + dy * dy)
     if not closing > APPROACH * dist:
         return NONE
-    held = level[i] != AFLOAT or level[j] != AFLOAT
-    if not closing > dist * pair_resting_speed(b.pull, b.acc, i, j, rules.end - rules.start, held):
+    if not closing > dist * resting:
         return NONE
     return t + s
 
@@ -121,39 +133,6 @@ def _pair_time(b, i, j, t, rules, level):
 @_jit(inline=True)
 def _stamps(stamp, i, j):
     return (stamp[i] << 32) | (stamp[j] if j >= 0 else 0)
-
-
-@_jit(inline=True)
-def _schedule(b, x, t, rules, level, q, stamp, first, other, later):
-    """Queue every contact of body ``x`` (its clock at ``t``) with its neighbours and the
-    walls (``q`` has room for them, `_degree` + 1)."""
-    for k in range(first[x], first[x + 1]):
-        j = other[k]
-        s = _pair_time(b, x, j, t, rules, level)
-        if s != NONE:
-            push(q, s, x, j, _stamps(stamp, x, j))
-    k = later.head[x]
-    while k >= 0:
-        j = later.other[k]
-        s = _pair_time(b, x, j, t, rules, level)
-        if s != NONE:
-            push(q, s, x, j, _stamps(stamp, x, j))
-        k = later.next[k]
-    if len(rules.bounds) == 4 and b.inv_mass[x] > 0.0:
-        tw, w = wall_contact(b, x, t, rules)
-        if tw != NONE:
-            push(q, tw, x, -1 - w, _stamps(stamp, x, -1))
-
-
-@_jit(inline=True)
-def _degree(x, first, later):
-    """How many neighbours body ``x`` has."""
-    count = first[x + 1] - first[x]
-    k = later.head[x]
-    while k >= 0:
-        count += 1
-        k = later.next[k]
-    return count
 
 
 @_jit(inline=True)
@@ -186,59 +165,23 @@ def _meet(later, x, found, count, first, other):
 
 
 @_jit
-def advance(b, rules, log):
-    """Advance every body of ``b`` (`motion.Bodies`, their clocks at ``rules.start``) to
-    ``rules.end``, in place. Returns the number of collisions (each written to ``log``
-    while there is room) and the flags of the caps that cut the work short
-    (`CUT_EVENTS`, `CUT_PASSES`)."""
-    n = b.pos.shape[0]
-    t0, end = rules.start, rules.end
+def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, stamp, hits, logged, flags):
+    """Resolve the contacts of ``q`` in time order, and those they lead to, until none is
+    left within the step: returns True, the log's count and the flags. Returns False
+    first if ``q`` or ``later`` may not have room for what the next contact queues: grow
+    them and call again. (The loop here never replaces a structure: compiled code copies
+    one that a loop may replace at each turn, and counts references to its arrays each
+    time; see `compiled.lent`.)
+
+    ``stamp`` counts the changes of course of each body (a contact queued before one of
+    its bodies changed course is stale), ``hits`` the contacts resolved of each body."""
+    n = len(stamp)
+    end = rules.end
     walls = len(rules.bounds) == 4
-    fixed = b.inv_mass == 0.0
-    if walls:
-        for i in range(n):
-            if not fixed[i]:
-                settle_on_walls(b, i, rules)
-    centre = b.pos.copy()
-    extent = np.empty(n)
-    for i in range(n):
-        extent[i] = _disc(b, i, t0, end)
-    # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
-    pi, pj, rank, grid, loose, biggest = broad.plan(centre, extent, fixed)
-    level = supports(b, pi, pj, rules)  # what rests on what, held up by it
-    # each body's neighbours: those of the plan (first, other), and those found later (a list each)
-    first = np.zeros(n + 1, np.int64)
-    for k in range(len(pi)):
-        first[pi[k] + 1] += 1
-        first[pj[k] + 1] += 1
-    for i in range(n):
-        first[i + 1] += first[i]
-    fill = first[:-1].copy()
-    other = np.empty(2 * len(pi), np.int64)
-    for k in range(len(pi)):
-        other[fill[pi[k]]] = pj[k]
-        fill[pi[k]] += 1
-        other[fill[pj[k]]] = pi[k]
-        fill[pj[k]] += 1
-    later = _later(n, 16)
-    stamp = np.zeros(n, np.int64)
-    q = queue(len(pi) + n + 64)  # room for the contacts found as the step begins
-    for k in range(len(pi)):
-        s = _pair_time(b, pi[k], pj[k], t0, rules, level)
-        if s != NONE:
-            push(q, s, pi[k], pj[k], 0)
-    if walls:
-        for i in range(n):
-            if not fixed[i] and not _clear_of_walls(centre, extent, i, rules.bounds):
-                tw, w = wall_contact(b, i, t0, rules)
-                if tw != NONE:
-                    push(q, tw, i, -1 - w, 0)
-    spare = broad.loose_start(centre, extent, grid, loose)
-    found = np.empty(n, np.int64)
-    flags = 0
-    logged = 0
-    hits = np.zeros(n, np.int64)  # contacts resolved, by body
+    centre, extent, fixed, loose, first, other, found = reach
     while q.size[0] > 0:
+        if q.size[0] + 2 * n > len(q.time) or later.count[0] + 2 * n > len(later.first):
+            return False, logged, flags  # (a contact queues at most n - 1 + 1 for each body)
         t, i, o, stamps = pop(q)
         if stamps >> 32 != stamp[i] or (o >= 0 and (stamps & 0xFFFFFFFF) != stamp[o]):
             continue  # one of them changed course since
@@ -271,13 +214,87 @@ def advance(b, rules, log):
                 loose[x] = True
                 broad.loose_add(spare, centre, extent, grid, x)
                 count = broad.partners(x, centre, extent, fixed, grid, biggest, loose, spare, found)
-                if later.count[0] + count > len(later.first):
-                    later = _more(later, count)
                 _meet(later, x, found, count, first, other)
-            need = _degree(x, first, later) + 1
-            if q.size[0] + need > len(q.time):
-                q = grown(q, need)
-            _schedule(b, x, t, rules, level, q, stamp, first, other, later)
+            # Queue its contacts with its neighbours and the walls.
+            for k in range(first[x], first[x + 1]):
+                j = other[k]
+                s = _pair_time(b, x, j, t, rules, level)
+                if s != NONE:
+                    push(q, s, x, j, _stamps(stamp, x, j))
+            k = later.head[x]
+            while k >= 0:
+                j = later.other[k]
+                s = _pair_time(b, x, j, t, rules, level)
+                if s != NONE:
+                    push(q, s, x, j, _stamps(stamp, x, j))
+                k = later.next[k]
+            if walls:
+                tw, w = wall_contact(b, x, t, rules)
+                if tw != NONE:
+                    push(q, tw, x, -1 - w, _stamps(stamp, x, -1))
+    return True, logged, flags
+
+
+@_jit
+def advance(b, rules, log, owners):
+    """Advance every body of ``b`` (`motion.Bodies`, their clocks at ``rules.start``) to
+    ``rules.end``, in place (``owners``: arrays that ``b`` holds `compiled.lent` views
+    of, alive while this runs). Returns the number of collisions (each written to ``log``
+    while there is room) and the flags of the caps that cut the work short
+    (`CUT_EVENTS`, `CUT_PASSES`)."""
+    n = b.pos.shape[0]
+    t0, end = rules.start, rules.end
+    walls = len(rules.bounds) == 4
+    fixed = b.inv_mass == 0.0
+    if walls:
+        for i in range(n):
+            if not fixed[i]:
+                settle_on_walls(b, i, rules)
+    centre = b.pos.copy()
+    extent = np.empty(n)
+    for i in range(n):
+        extent[i] = _disc(b, i, t0, end)
+    # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
+    pi, pj, rank, grid, loose, biggest = broad.plan(centre, extent, fixed)
+    level = supports(b, pi, pj, rules)  # what rests on what, held up by it
+    # each body's neighbours: those of the plan (first, other), and those found later (a list each)
+    first = np.zeros(n + 1, np.int64)
+    for k in range(len(pi)):
+        first[pi[k] + 1] += 1
+        first[pj[k] + 1] += 1
+    for i in range(n):
+        first[i + 1] += first[i]
+    fill = first[:-1].copy()
+    other = np.empty(2 * len(pi), np.int64)
+    for k in range(len(pi)):
+        other[fill[pi[k]]] = pj[k]
+        fill[pi[k]] += 1
+        other[fill[pj[k]]] = pi[k]
+        fill[pj[k]] += 1
+    later = _later(n, 2 * n + 16)
+    q = queue(len(pi) + 3 * n + 64)  # room for the contacts found as the step begins, and more
+    for k in range(len(pi)):
+        s = _pair_time(b, pi[k], pj[k], t0, rules, lent(level))
+        if s != NONE:
+            push(lent(q), s, pi[k], pj[k], 0)
+    if walls:
+        for i in range(n):
+            if not fixed[i] and not _clear_of_walls(centre, extent, i, rules.bounds):
+                tw, w = wall_contact(b, i, t0, rules)
+                if tw != NONE:
+                    push(lent(q), tw, i, -1 - w, 0)
+    spare = broad.loose_start(centre, extent, grid, loose)
+    reach = Reach(centre, extent, fixed, loose, first, other, np.empty(n, np.int64))
+    stamp = np.zeros(n, np.int64)
+    hits = np.zeros(n, np.int64)
+    logged, flags = 0, 0
+    while True:
+        done, logged, flags = _events(b, rules, log, lent(q), lent(later), lent(reach), lent(grid), biggest,
+                                      lent(spare), lent(level), lent(stamp), lent(hits), logged, flags)
+        if done:
+            break
+        q = grown(q, 2 * n)
+        later = _more(later, 2 * n)
     for i in range(n):
         move(b, i, end, rules.method)
     extra = later.count[0]
@@ -304,6 +321,7 @@ def step(pos, vel, acc, radius, inv_mass, bounds, e, e_wall, method, start, end,
     collision log (`motion.Log`). One call with arrays and numbers: handing structures
     from Python to compiled code costs more than a small step."""
     n = pos.shape[0]
-    bodies = Bodies(pos, vel, acc.copy(), acc, radius, inv_mass, np.full(n, start))
-    rules = Rules(bounds, e, e_wall, method, SQUARE[method], start, end)
-    return advance(bodies, rules, Log(pairs, vectors, times))
+    moving, clock = acc.copy(), np.full(n, start)
+    bodies = Bodies(lent(pos), lent(vel), lent(moving), lent(acc), lent(radius), lent(inv_mass), lent(clock))
+    rules = Rules(lent(bounds), e, e_wall, method, SQUARE[method], start, end)
+    return advance(bodies, rules, Log(lent(pairs), lent(vectors), lent(times)), (moving, clock))

@@ -84,15 +84,15 @@ def normal(b, i, j):
 
 
 @_jit(inline=True)
-def pair_resting_speed(pull, acc, i, j, span, held):
+def pair_resting_speed(gix, giy, gjx, gjy, dax, day, span, held):
     """An approach of i and j no faster than this is a resting contact: what their summed
-    accelerations add in one step. Where one of them is ``held`` up (it rests on
-    something), each one's own acceleration counts; between two bodies in free flight
-    only the difference does (two balls falling side by side collide as they would
-    without gravity)."""
+    accelerations (``gi``, ``gj``) add in one step. Where one of them is ``held`` up (it
+    rests on something), each one's own acceleration counts; between two bodies in free
+    flight only the difference of what moves them (``da``) does (two balls falling side
+    by side collide as they would without gravity)."""
     if held:
-        return resting_speed(math.hypot(pull[i, 0], pull[i, 1]) + math.hypot(pull[j, 0], pull[j, 1]), span)
-    return resting_speed(math.hypot(acc[i, 0] - acc[j, 0], acc[i, 1] - acc[j, 1]), span)
+        return resting_speed(math.hypot(gix, giy) + math.hypot(gjx, gjy), span)
+    return resting_speed(math.hypot(dax, day), span)
 
 
 @_jit(inline=True)
@@ -125,9 +125,11 @@ def respond(b, i, j, nx, ny, e, span, t, log, logged, held):
     `pair_resting_speed` for ``held``). Returns whether they closed in, and the log's count."""
     wi, wj = b.inv_mass[i], b.inv_mass[j]
     closing = (b.vel[i, 0] - b.vel[j, 0]) * nx + (b.vel[i, 1] - b.vel[j, 1]) * ny
+    resting = pair_resting_speed(b.pull[i, 0], b.pull[i, 1], b.pull[j, 0], b.pull[j, 1], b.acc[i, 0] - b.acc[j, 0],
+                                 b.acc[i, 1] - b.acc[j, 1], span, held)
     if not closing > APPROACH or wi + wj == 0.0:
         return False, logged
-    if closing > pair_resting_speed(b.pull, b.acc, i, j, span, held):
+    if closing > resting:
         logged = _write(log, logged, t, i, j, nx, ny, b)
         _impulse(b, i, j, nx, ny, e, wi, wj)
     else:

@@ -83,11 +83,22 @@ def wall_contact(b, i, t, rules):
     """The earliest time (s, from ``t``, the body's clock, to the end of the step) at which
     body ``i`` reaches a wall closing in on it faster than `APPROACH`: (time, wall), or
     (`NONE`, -1)."""
+    # read before the first branch (see `stepping`, "Reference counts")
+    x, y, r = b.pos[i, 0], b.pos[i, 1], b.radius[i]
+    vx, vy, ax, ay = b.vel[i, 0], b.vel[i, 1], b.acc[i, 0], b.acc[i, 1]
+    left, bottom, right, top = rules.bounds[0], rules.bounds[1], rules.bounds[2], rules.bounds[3]
     best, wall = NONE, -1
     span = rules.end - t
     c = rules.square
     for w in range(4):
-        z, u, a = _gap(b, i, w, rules.bounds)
+        if w == 0:
+            z, u, a = x - r - left, vx, ax
+        elif w == 1:
+            z, u, a = y - r - bottom, vy, ay
+        elif w == 2:
+            z, u, a = right - r - x, -vx, -ax
+        else:
+            z, u, a = top - r - y, -vy, -ay
         s = crossing(max(z, 0.0), u, c * a, span)
         if s != NONE and -(u + 2.0 * c * a * s) > APPROACH and (best == NONE or s < best):
             best, wall = s, w

@@ -71,3 +71,62 @@ def test_without_a_safe_user_folder_nothing_is_cached_and_no_temp_folder_is_used
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(os, "getuid", lambda: uid + 1)
     assert compiled._cache_dir() == ""
+
+
+def test_a_lent_view_is_the_same_array_and_a_lent_tuple_the_same_tuple():
+    from collections import namedtuple
+
+    import numpy as np
+    from numba import njit
+
+    from classroom_sim.compiled import lent
+
+    Pair = namedtuple("Pair", "values count scale")
+
+    @njit
+    def write_through(values, pair):
+        view = lent(values)
+        view[1] = 7.0
+        other = lent(pair)
+        other.values[0] = other.scale * view[1]
+        other.count[0] += 1
+        return view.shape[0], other.scale
+
+    values = np.zeros(3)
+    pair = Pair(np.zeros(2), np.zeros(1, np.int64), 2.5)
+    assert write_through(values, pair) == (3, 2.5)
+    assert values.tolist() == [0.0, 7.0, 0.0]
+    assert pair.values.tolist() == [17.5, 0.0] and pair.count[0] == 1
+
+
+_CHURN = """
+from collections import namedtuple
+import numpy as np
+from numba import njit
+from numba.core.runtime import rtsys
+from classroom_sim.compiled import lent
+Pair = namedtuple("Pair", "values count scale")
+@njit
+def churn(k):
+    total = 0.0
+    for m in range(k):
+        a = np.full(64, float(m))
+        total += lent(a)[3] + lent(Pair(a, np.zeros(1, np.int64), 1.0)).values[5]
+    return total
+churn(1)
+before = rtsys.get_allocation_stats()
+assert churn(1000) == 2 * sum(range(1000))
+after = rtsys.get_allocation_stats()
+print(after.alloc - before.alloc, after.free - before.free)
+"""
+
+
+def test_lending_arrays_neither_frees_them_early_nor_leaks_them():
+    """Arrays made and dropped in compiled code, lent on the way, are each freed once."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_NRT_STATS="1")
+    out = subprocess.run([sys.executable, "-c", _CHURN], capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["2000", "2000"]
