@@ -174,6 +174,8 @@ def contact(px, py, vx, vy, ax, ay, reach, span):
     closing = px * vx + py * vy
     if gap <= TOUCH * reach and closing < 0.0:
         return 0.0
+    if gap > TOUCH * reach + (math.sqrt(vx * vx + vy * vy) + math.sqrt(ax * ax + ay * ay) * span) * span:
+        return NONE  # too far apart to close the gap within the span, however they move
     c0 = gap * (dist + reach)  # |p|² - reach², without cancelling
     if ax == 0.0 and ay == 0.0:
         if gap <= TOUCH * reach:
