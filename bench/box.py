@@ -5,7 +5,9 @@ N balls of radius 5 cm cover 20% of a square box, start apart at random
 steps of 1/240 s. Each engine warms up for 5 s of simulated time, then steps
 for at least 2 s of wall time. Prints steps per second of both, the ratio, and
 nanoseconds per body-step (how the cost grows with N: flat is linear), with the
-largest N's against N = 1,000's.
+largest N's against N = 1,000's, and the collisions per body-step the scene itself
+has at each N (a taller box lets the balls fall further and hit harder and more
+often: the work per body grows with N even for a linear engine).
 
     python -m bench.box [N ...]        (default: 100 1000 5000 20000)
 """
@@ -89,10 +91,21 @@ def steps_per_second(step) -> float:
             return steps / elapsed
 
 
+def collisions_per_body_step(n: int, steps: int = 60) -> float:
+    """How many body-body collisions a body has per step, on average, after the warm-up."""
+    world = box_world(n)
+    for _ in range(int(round(WARMUP_S / DT))):
+        world.step(DT)
+    world.collision_report = []
+    for _ in range(steps):
+        world.step(DT)
+    return len(world.collision_report) / (steps * n)
+
+
 def main(argv=None) -> None:
     sizes = [int(a) for a in (argv if argv else [100, 1000, 5000, 20000])]
     print(f"{'N':>6} {'classroom-sim steps/s':>22} {'pymunk steps/s':>15} {'ratio':>6} "
-          f"{'ns/body-step':>13} {'pymunk ns/body-step':>20}")
+          f"{'ns/body-step':>13} {'pymunk ns/body-step':>20} {'collisions/body-step':>21}")
     per_body = {}
     for n in sizes:
         ours = steps_per_second(box_world(n).step)
@@ -102,7 +115,7 @@ def main(argv=None) -> None:
             peer = float("nan")
         per_body[n] = 1e9 / (ours * n)
         print(f"{n:>6} {ours:>22.0f} {peer:>15.0f} {ours / peer:>6.2f} {per_body[n]:>13.0f} "
-              f"{1e9 / (peer * n):>20.0f}", flush=True)
+              f"{1e9 / (peer * n):>20.0f} {collisions_per_body_step(n):>21.3f}", flush=True)
     top = max(sizes)
     if 1000 in per_body and top > 1000:
         print(f"ns per body-step at N = {top:,} against N = 1,000: {per_body[top] / per_body[1000]:.2f}x "
