@@ -13,6 +13,7 @@ from .cli import default_lesson, lesson_files
 from .commands import CommandError
 from .events import Answer, EventError, Measurement, Watch, answer_key, run_until
 from .files import write_atomically
+from .integrators import INTEGRATORS
 from .lesson import Control, Lesson, Prediction, Step, Variant
 from .params import read_param
 from .scene import SceneError, dumps_scene, load_scene, loads_scene, save_scene
@@ -29,6 +30,7 @@ __all__ = [
     "Control",
     "DEGRADED",
     "EventError",
+    "INTEGRATORS",
     "Lesson",
     "Measurement",
     "Prediction",

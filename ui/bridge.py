@@ -2,7 +2,8 @@
 
 It owns the Simulation, polls ``simulation.latest`` on a timer at the display's
 rate and emits Qt signals in the GUI thread; it never waits for the physics
-thread. Answers to commands (the Futures) are polled on the same timer, so a
+thread. Widgets reach the Simulation only through its verbs (play, step, time
+scale, record, export, save, send); ``simulation`` itself is for tests and benches. Answers to commands (the Futures) are polled on the same timer, so a
 refused edit reaches the GUI as a signal in the GUI thread too.
 """
 
@@ -56,6 +57,49 @@ class SimulationBridge(QObject):
     def degraded(self) -> dict:
         """How many steps a cap cut short, by kind (see `Simulation.degraded`)."""
         return self.simulation.degraded
+
+    # -- the clock, the recording and the files: the verbs a widget has (never the Simulation)
+    @property
+    def paused(self) -> bool:
+        return self.simulation.paused
+
+    def toggle_play(self, done=None):
+        """Play if paused, else pause; ``done(ok)`` once the physics thread has done so."""
+        return self.watch(self.simulation.resume() if self.simulation.paused else self.simulation.pause(), done)
+
+    def step_once(self, done=None):
+        """Advance one step of the physics thread while paused."""
+        return self.watch(self.simulation.step_once(), done)
+
+    @property
+    def time_scale(self) -> float:
+        """Seconds of simulated time per second of wall time."""
+        return self.simulation.time_scale
+
+    @time_scale.setter
+    def time_scale(self, scale: float) -> None:
+        self.simulation.time_scale = scale
+
+    @property
+    def cycles_per_second(self) -> float:
+        """How often the physics thread steps (its last measure)."""
+        return self.simulation.cycles_per_second
+
+    @property
+    def recording(self) -> bool:
+        return self.simulation.recording
+
+    def record(self, on: bool, rate: float, done=None):
+        """Start recording at ``rate`` samples a second, or stop."""
+        return self.watch(self.simulation.start_recording(rate) if on else self.simulation.stop_recording(), done)
+
+    def export_csv(self, path, layout: str = "long", done=None):
+        """Write the recording to ``path`` in the background (a failure is emitted as ``refused``)."""
+        return self.watch(self.simulation.export_csv(path, layout), done)
+
+    def save_scene(self, path, done=None):
+        """Save the World as it is now to ``path`` in the background."""
+        return self.watch(self.simulation.save_scene(path), done)
 
     def send(self, command: commands.Command, done=None):
         """Send a command; a refusal is emitted as ``refused``; ``done(ok)`` is called in

@@ -454,7 +454,7 @@ class Canvas(QWidget):
         x, y = _inside(snap.bounds, float(snap.radii[snap.index(name)]), wx + ox, wy + oy)
         history.append((time.perf_counter(), x, y))
         self.bridge.send(commands.SetPosition(name, (x, y)))
-        if not self.bridge.simulation.paused and not snap.fixed[snap.index(name)]:
+        if not self.bridge.paused and not snap.fixed[snap.index(name)]:
             self.bridge.send(commands.SetVelocity(name, self._throw_velocity(history)))
 
     def mouseReleaseEvent(self, event) -> None:
@@ -464,7 +464,7 @@ class Canvas(QWidget):
             return
         _, name, _, history = drag
         snap = self.bridge.latest
-        if name in snap.names and not snap.fixed[snap.index(name)] and not self.bridge.simulation.paused:
+        if name in snap.names and not snap.fixed[snap.index(name)] and not self.bridge.paused:
             self.bridge.send(commands.SetVelocity(name, self._throw_velocity(history)))
 
     def _throw_velocity(self, history):
@@ -478,7 +478,7 @@ class Canvas(QWidget):
         t0, x0, y0 = old[0]
         if t1 - t0 <= 1e-3:
             return (0.0, 0.0)
-        scale = self.bridge.simulation.time_scale
+        scale = self.bridge.time_scale
         return ((x1 - x0) / (t1 - t0) / scale, (y1 - y0) / (t1 - t0) / scale)
 
     def keyPressEvent(self, event) -> None:

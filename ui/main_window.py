@@ -276,12 +276,10 @@ class MainWindow(QMainWindow):
 
     # -- time ---------------------------------------------------------------------------------
     def toggle_play(self) -> None:
-        sim = self.bridge.simulation
-        future = sim.resume() if sim.paused else sim.pause()
-        self.bridge.watch(future, lambda ok: self._update_play())
+        self.bridge.toggle_play(lambda ok: self._update_play())
 
     def step(self) -> None:
-        self.bridge.watch(self.bridge.simulation.step_once(), lambda ok: self._update_play())
+        self.bridge.step_once(lambda ok: self._update_play())
 
     def reset(self) -> None:
         """In a lesson, back to the start of the current step. In a free scene, back to its
@@ -331,16 +329,15 @@ class MainWindow(QMainWindow):
         self.lesson_panel.set_lesson(self.start_world)
 
     def set_time_scale(self, scale: float) -> None:
-        self.bridge.simulation.time_scale = scale
+        self.bridge.time_scale = scale
 
     def _update_play(self) -> None:
-        paused = self.bridge.simulation.paused
+        paused = self.bridge.paused
         self.play_action.setText("Play" if paused else "Pause")
 
     # -- recording and files --------------------------------------------------------------------
     def toggle_record(self, on: bool) -> None:
-        sim = self.bridge.simulation
-        self.bridge.watch(sim.start_recording(RECORD_RATE) if on else sim.stop_recording())
+        self.bridge.record(on, RECORD_RATE)
 
     def export_csv(self) -> None:
         path, chosen = QFileDialog.getSaveFileName(self, "Export the recording as CSV", self._suggest(".csv"),
@@ -350,9 +347,8 @@ class MainWindow(QMainWindow):
 
     def export_csv_to(self, path, layout: str = "long"):
         """Write the recording to ``path`` in the background; the message bar reports a failure."""
-        future = self.bridge.simulation.export_csv(path, layout)
-        self.bridge.watch(future, lambda ok: ok and self.statusBar().showMessage(f"Saved {path}", 5000))
-        return future
+        return self.bridge.export_csv(path, layout,
+                                      lambda ok: ok and self.statusBar().showMessage(f"Saved {path}", 5000))
 
     def save_png(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save the picture", self._suggest(".png"), "PNG image (*.png)")
@@ -414,15 +410,12 @@ class MainWindow(QMainWindow):
             self.save_scene_to(path)
 
     def save_scene_to(self, path):
-        future = self.bridge.simulation.save_scene(path)
-
         def saved(ok):
             if ok:
                 self._remember(path)
                 self.statusBar().showMessage(f"Saved {path}", 5000)
 
-        self.bridge.watch(future, saved)
-        return future
+        return self.bridge.save_scene(path, saved)
 
     def _suggest(self, suffix: str) -> str:
         stem = self.path.stem if self.path else "scene"
@@ -537,17 +530,16 @@ class MainWindow(QMainWindow):
 
     def _update_status(self) -> None:
         snap = self.bridge.latest
-        sim = self.bridge.simulation
         self.time_label.setText(f"t = {snap.time:8.2f} s")
         self.bodies_label.setText(f"{len(snap)} {'body' if len(snap) == 1 else 'bodies'}")
-        self.cycles_label.setText(f"physics {sim.cycles_per_second:5.0f} cycles/s")
+        self.cycles_label.setText(f"physics {self.bridge.cycles_per_second:5.0f} cycles/s")
         self.fps_label.setText(f"{self.canvas.fps:3.0f} frames/s")
         cut = {kind: n for kind, n in self.bridge.degraded.items() if n}
         self.degraded_label.setText(f"⚠ {sum(cut.values())} steps simplified" if cut else "")
         self.degraded_label.setToolTip("\n".join(f"{n} × {DEGRADED[kind]}" for kind, n in cut.items()))
         self._update_play()
-        if self.record_action.isChecked() != sim.recording:
-            self.record_action.setChecked(sim.recording)
+        if self.record_action.isChecked() != self.bridge.recording:
+            self.record_action.setChecked(self.bridge.recording)
 
     def _set_title(self, world) -> None:
         title = (world.lesson.title if world.lesson else "") or (self.path.stem if self.path else "")

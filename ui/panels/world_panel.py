@@ -7,8 +7,7 @@ import math
 
 from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QVBoxLayout, QWidget
 
-from classroom_sim import commands
-from classroom_sim.integrators import INTEGRATORS
+from classroom_sim import INTEGRATORS, commands
 
 from ..widgets import AccelerationTable, SliderField, VectorField
 
