@@ -1,10 +1,16 @@
 """Recorder: samples a World at exact sample times; CSV export of trajectories.
 
 The World stops at every sample time (it splits its step there), so sample k
-is taken at exactly t = start + k / rate, computed rather than summed. Samples
-go into preallocated numpy chunks; a change in the set of bodies starts a new
-segment. `Recorder.recording()` copies what was recorded into a frozen
-`Recording`, which can be written out from any thread.
+is taken at exactly t = start + k / rate, computed rather than summed; a
+recording begun mid-run keeps to the grid k / rate from t = 0 (it starts at the
+next grid time, not at whatever instant Record was pressed). Samples go into
+preallocated numpy chunks; a change in the set of bodies starts a new segment.
+Each sample keeps every body's mass too (energy and momentum need it, and a
+class changes masses live). `Recorder.since(k)` copies only the samples from
+the k-th on, for a graph that follows a running recording from another thread;
+`Recorder.recording()` copies everything into a frozen `Recording`, which can be
+written out from any thread. A recording stopped can go on (`Recorder.resume`),
+appending; memory is capped (`MAX_BYTES`).
 
 CSV layouts (SCENE_FORMAT.md): ``long``, one row per body per sample,
 ``t_s,body,x_m,y_m,vx_m_s,vy_m_s,ax_m_s2,ay_m_s2``; ``wide``, one row per
@@ -25,6 +31,12 @@ from .files import write_atomically
 CHUNK = 256
 """Samples per preallocated chunk."""
 
+MAX_BYTES = 512 * 2**20
+"""The most a Recorder keeps (times, states and masses: 8 + 56 bytes a body a sample). When
+the next chunk would pass it, sampling stops, what was recorded is kept, and the
+Recorder says so (``full``): 100 samples a second of 30 bodies fill it in about 50
+minutes, of 1,000 bodies in about a minute and a half."""
+
 QUANTITIES = ("x_m", "y_m", "vx_m_s", "vy_m_s", "ax_m_s2", "ay_m_s2")
 LONG_HEADER = ("t_s", "body") + QUANTITIES
 LAYOUTS = ("long", "wide")
@@ -32,12 +44,14 @@ LAYOUTS = ("long", "wide")
 
 @dataclass(frozen=True, eq=False)
 class Segment:
-    """Samples of one fixed set of bodies: ``times`` (K,) in s and ``data`` (K, N, 6):
-    x, y (m), vx, vy (m/s), ax, ay (m/s²) per body."""
+    """Samples of one fixed set of bodies: ``times`` (K,) in s, ``data`` (K, N, 6):
+    x, y (m), vx, vy (m/s), ax, ay (m/s²) per body, and ``masses`` (K, N) in kg (inf for
+    a fixed body)."""
 
     names: tuple
     times: np.ndarray
     data: np.ndarray
+    masses: np.ndarray
 
 
 class Recording:
@@ -46,13 +60,13 @@ class Recording:
     def __init__(self, segments):
         self.segments = tuple(segments)
         for seg in self.segments:
-            seg.times.flags.writeable = False
-            seg.data.flags.writeable = False
+            for a in (seg.times, seg.data, seg.masses):
+                a.flags.writeable = False
 
     @classmethod
     def from_capture(cls, capture) -> Recording:
         """A Recording of what `Recorder.capture` returned."""
-        return cls(Segment(names, np.concatenate(times), np.concatenate(data)) for names, times, data in capture)
+        return cls(Segment(names, *(np.concatenate(part) for part in parts)) for names, *parts in capture)
 
     @property
     def names(self) -> tuple:
@@ -109,8 +123,30 @@ class Recording:
                 f.write(repr(t) + "," + ",".join(cells) + "\n")
 
 
+class _Piece:
+    """The chunks of one segment while it is being recorded; ``first``: the number of its
+    first sample in the recording."""
+
+    def __init__(self, names, first):
+        self.names, self.first = names, first
+        self.times, self.data, self.masses = [], [], []
+
+
+def _rows(chunks, a, b):
+    """Rows a..b (b excluded) of the chunks laid end to end, copied."""
+    parts = []
+    while a < b:
+        c, r = divmod(a, CHUNK)
+        take = min(b - a, CHUNK - r)
+        parts.append(chunks[c][r:r + take])
+        a += take
+    return np.concatenate(parts) if parts else chunks[0][:0].copy()
+
+
 class Recorder:
-    """Samples a World every 1/``rate`` s of simulated time from ``start``, and at ``until`` if given.
+    """Samples a World every 1/``rate`` s of simulated time, at start + k / rate, and at
+    ``until`` if given. Without ``start``, the samples keep to the grid k / rate from t = 0,
+    beginning with the first grid time not before the World's clock.
 
     >>> from classroom_sim import World, Body
     >>> w = World(); w.add_body(Body("A", 1.0, 0.1, (0.0, 0.0)))
@@ -124,12 +160,27 @@ class Recorder:
         if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not (math.isfinite(rate) and rate > 0):
             raise ValueError(f"sample rate: must be > 0 Hz, got {rate!r}")
         self.rate = float(rate)
-        self.start = world.time if start is None else float(start)
+        self.start = 0.0 if start is None else float(start)
         self.until = None if until is None else float(until)
-        self._k = 0
-        self._done = False
-        self._segments: list[list] = []  # [names, [chunk times], [chunk data], rows in last chunk]
+        self.count = 0
+        """Samples taken so far (set only once a sample is wholly written: a reader in
+        another thread may read every sample below it)."""
+        self.full = False
+        """Whether sampling stopped at `MAX_BYTES`."""
+        self._bytes = 0
+        self._pieces: list[_Piece] = []
+        self._attach(world)
+
+    def _attach(self, world) -> None:
+        """Sample ``world`` from its clock on, from the first sample time not before it."""
         self._world = world
+        self._done = False
+        k = max(0, math.ceil((world.time - self.start) * self.rate))
+        while k > 0 and self.start + (k - 1) / self.rate >= world.time:
+            k -= 1  # (rounding)
+        while self.start + k / self.rate < world.time:
+            k += 1
+        self._k = k
         world.attach(self)
         if self.next_time is not None and self.next_time <= world.time:
             self.sample(world)  # the first sample is now
@@ -153,33 +204,79 @@ class Recorder:
     def _keep(self, world) -> None:
         """Store this instant's sample."""
         names = world.names
-        if not self._segments or self._segments[-1][0] != names:
-            self._segments.append([names, [], [], CHUNK])
-        seg = self._segments[-1]
-        if seg[3] == CHUNK:
-            seg[1].append(np.empty(CHUNK))
-            seg[2].append(np.empty((CHUNK, len(names), 6)))
-            seg[3] = 0
-        row = seg[3]
-        seg[1][-1][row] = world.time
-        out = seg[2][-1][row]
+        fresh = not self._pieces or self._pieces[-1].names != names
+        row = 0 if fresh else (self.count - self._pieces[-1].first) % CHUNK
+        if row == 0:
+            size = CHUNK * (8 + 56 * len(names))
+            if self._bytes + size > MAX_BYTES:
+                self.full = True
+                self.stop()
+                return
+            if fresh:
+                self._pieces.append(_Piece(names, self.count))
+            piece = self._pieces[-1]
+            piece.times.append(np.empty(CHUNK))
+            piece.data.append(np.empty((CHUNK, len(names), 6)))
+            piece.masses.append(np.empty((CHUNK, len(names))))
+            self._bytes += size
+        piece = self._pieces[-1]
+        c = (self.count - piece.first) // CHUNK
+        piece.times[c][row] = world.time
+        out = piece.data[c][row]
         out[:, 0:2] = world._pos
         out[:, 2:4] = world._vel
         out[:, 4:6] = world._accelerations_now()
-        seg[3] += 1
+        piece.masses[c][row] = world._mass
+        self.count += 1
 
     def stop(self) -> None:
-        """Stop sampling and let go of the World."""
+        """Stop sampling and let go of the World (what was recorded stays)."""
         self._done = True
         if self in self._world._samplers:
             self._world.detach(self)
+
+    def resume(self, world) -> None:
+        """Go on sampling ``world`` (the same or another), appending, from its clock on and
+        on the same grid of times; nothing if the recording is full."""
+        if self.full:
+            return
+        self.stop()
+        self._attach(world)
+
+    def _spans(self, count):
+        """Each segment's (piece, first, end) among the first ``count`` samples."""
+        pieces = list(self._pieces)  # (a piece added meanwhile starts at or after count)
+        out = []
+        for p, piece in enumerate(pieces):
+            end = min(count, pieces[p + 1].first if p + 1 < len(pieces) else count)
+            if end > piece.first:
+                out.append((piece, piece.first, end))
+        return out
+
+    def since(self, k: int) -> list:
+        """The samples from the k-th on (0 is the first), as Segments copied from the
+        recording: a graph that reads what is new each frame copies only that. Safe to call
+        from another thread while sampling goes on: it gives what was complete when asked."""
+        count = self.count
+        out = []
+        for piece, first, end in self._spans(count):
+            a, b = max(k, first) - first, end - first
+            if a < b:
+                out.append(Segment(piece.names, _rows(piece.times, a, b), _rows(piece.data, a, b),
+                                   _rows(piece.masses, a, b)))
+        return out
 
     def capture(self) -> list:
         """What was sampled so far, cheaply, for `Recording.from_capture` in another
         thread: full chunks are shared (they are never written again), the last one copied."""
         out = []
-        for names, times, data, rows in self._segments:
-            out.append((tuple(names), times[:-1] + [times[-1][:rows].copy()], data[:-1] + [data[-1][:rows].copy()]))
+        for piece, first, end in self._spans(self.count):
+            n = end - first
+            whole, rest = divmod(n, CHUNK)
+            parts = []
+            for chunks in (piece.times, piece.data, piece.masses):
+                parts.append(chunks[:whole] + ([chunks[whole][:rest].copy()] if rest else []))
+            out.append((tuple(piece.names), *parts))
         return out
 
     def recording(self) -> Recording:

@@ -226,13 +226,29 @@ class Simulation:
         """True while samples are being taken."""
         return self._recorder is not None and self._recorder.next_time is not None
 
+    @property
+    def recording_full(self) -> bool:
+        """Whether sampling stopped because the recording reached its cap (`recording.MAX_BYTES`)."""
+        return self._recorder is not None and self._recorder.full
+
+    @property
+    def recorder(self):
+        """The Recorder (or None), for readers that follow it from another thread with
+        `Recorder.since`; only the physics thread changes it."""
+        return self._recorder
+
     def start_recording(self, rate: float = 100.0) -> Future:
-        """Sample every body ``rate`` times per simulated second from now on, in a new recording."""
+        """Sample every body ``rate`` times per simulated second from now on: appended to
+        the recording there is (stopped), if it was taken at the same rate; else a new one."""
         return self._control(lambda: self._do_start_recording(rate))
 
     def stop_recording(self) -> Future:
-        """Stop sampling; what was recorded stays, to be exported."""
+        """Stop sampling; what was recorded stays, to be exported or to go on."""
         return self._control(self._do_stop_recording)
+
+    def clear_recording(self) -> Future:
+        """Throw the recording away (sampling goes on, afresh, if it was on)."""
+        return self._control(self._do_clear_recording)
 
     def recorded(self) -> Future:
         """A Future of a frozen Recording of everything sampled so far (built outside the physics thread)."""
@@ -367,10 +383,23 @@ class Simulation:
             self._do_start_recording(rate)
 
     def _do_start_recording(self, rate):
+        old = self._recorder
+        if old is not None and old.rate == float(rate) and not old.full:
+            old.resume(self._world)
+            return
         recorder = Recorder(self._world, rate)
+        if old is not None:
+            old.stop()
+        self._recorder = recorder
+
+    def _do_clear_recording(self):
+        was_recording = self.recording
         if self._recorder is not None:
             self._recorder.stop()
-        self._recorder = recorder
+            rate = self._recorder.rate
+            self._recorder = None
+            if was_recording:
+                self._do_start_recording(rate)
 
     def _do_stop_recording(self):
         if self._recorder is not None:

@@ -93,6 +93,10 @@ class SimulationBridge(QObject):
         """Start recording at ``rate`` samples a second, or stop."""
         return self.watch(self.simulation.start_recording(rate) if on else self.simulation.stop_recording(), done)
 
+    def clear_recording(self, done=None):
+        """Throw the recording away (recording goes on afresh if it was on)."""
+        return self.watch(self.simulation.clear_recording(), done)
+
     def export_csv(self, path, layout: str = "long", done=None):
         """Write the recording to ``path`` in the background (a failure is emitted as ``refused``)."""
         return self.watch(self.simulation.export_csv(path, layout), done)

@@ -159,6 +159,8 @@ class MainWindow(QMainWindow):
                                                 tip="Back to the first step of the lesson, as it was opened")
         self.record_action = self._action("Record", self.toggle_record, checkable=True,
                                           tip=f"Record every body {RECORD_RATE:g} times a simulated second")
+        self.clear_record_action = self._action("Clear recording", self.clear_recording,
+                                                tip="Throw the recording away (Record off and on again appends)")
         self.export_action = self._action("Export CSV…", self.export_csv, "Ctrl+E", tip="Save the recording as CSV")
         self.png_action = self._action("Save picture…", self.save_png, "Ctrl+P", tip="Save the canvas as a PNG")
         self.lessons_action = self._action("Lessons…", self.open_browser, "Ctrl+L",
@@ -241,7 +243,7 @@ class MainWindow(QMainWindow):
         file.addAction(self.quit_action)
         sim = menus.addMenu("&Simulation")
         for action in (self.play_action, self.step_action, self.reset_action, self.lesson_start_action,
-                       self.record_action):
+                       self.record_action, self.clear_record_action):
             sim.addAction(action)
         sim.addSeparator()
         sim.addAction(self.delete_action)
@@ -338,6 +340,9 @@ class MainWindow(QMainWindow):
     # -- recording and files --------------------------------------------------------------------
     def toggle_record(self, on: bool) -> None:
         self.bridge.record(on, RECORD_RATE)
+
+    def clear_recording(self) -> None:
+        self.bridge.clear_recording(lambda ok: ok and self.statusBar().showMessage("Recording cleared", 3000))
 
     def export_csv(self) -> None:
         path, chosen = QFileDialog.getSaveFileName(self, "Export the recording as CSV", self._suggest(".csv"),

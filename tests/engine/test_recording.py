@@ -134,3 +134,120 @@ def test_written_files_get_ordinary_permissions(tmp_path):
     old.chmod(0o640)
     rec.recording().write_csv(old)
     assert old.stat().st_mode & 0o777 == 0o640
+
+
+# -- a recorder that graphs can follow ------------------------------------------------------
+
+def _falling(mass=2.0):
+    from classroom_sim import Body, World
+
+    w = World(gravity=(0.0, -9.81))
+    w.add_body(Body("ball", mass, 0.1, (0.0, 100.0), (3.0, 0.0)))
+    return w
+
+
+def test_a_recording_begun_mid_run_keeps_to_the_grid_k_over_rate():
+    from classroom_sim import Recorder
+
+    w = _falling()
+    w.advance_to(0.2563193169999067)
+    r = Recorder(w, rate=100.0)
+    w.advance_to(1.0)
+    times = r.recording().times
+    assert np.array_equal(times, np.arange(26, 101) / 100.0)  # bitwise: 0.26, 0.27, ... 1.0
+
+
+def test_masses_are_kept_with_every_sample_and_follow_a_live_change():
+    from classroom_sim import Recorder, commands
+
+    w = _falling(mass=2.0)
+    r = Recorder(w, rate=10.0)
+    w.advance_to(0.5)
+    commands.SetMass("ball", 3.5).apply(w)
+    w.advance_to(1.0)
+    seg = r.recording().segments[0]
+    expected = np.where(seg.times <= 0.5, 2.0, 3.5)
+    assert seg.masses[:, 0].tolist() == expected.tolist()
+
+
+def test_since_gives_only_what_is_new_exactly_as_recorded():
+    from classroom_sim import Body, Recorder
+
+    w = _falling()
+    r = Recorder(w, rate=50.0)
+    w.advance_to(0.3)
+    first = r.since(0)
+    assert r.count == 16 and sum(len(s.times) for s in first) == 16
+    assert r.since(r.count) == []
+    seen = r.count
+    w.advance_to(7.0)  # past a chunk's end
+    w.add_body(Body("late", 1.0, 0.1, (5.0, 100.0)))  # a new segment
+    w.advance_to(7.5)
+    new = r.since(seen)
+    assert [s.names for s in new] == [("ball",), ("ball", "late")]
+    times = np.concatenate([s.times for s in new])
+    assert np.array_equal(times, np.arange(seen, r.count) / 50.0)
+    whole = r.recording()
+    assert np.array_equal(np.concatenate([whole.times[:seen], times]), whole.times)
+    # and the values are the textbook's free fall at those exact times
+    for s in new:
+        t = s.times
+        k = s.names.index("ball")
+        assert s.data[:, k, 0] == pytest.approx(3.0 * t, rel=1e-12)
+        assert s.data[:, k, 1] == pytest.approx(100.0 - 0.5 * 9.81 * t * t, rel=1e-12)
+
+
+def test_since_from_another_thread_while_sampling_never_sees_a_half_written_sample():
+    import threading
+
+    from classroom_sim import Recorder
+
+    w = _falling()
+    r = Recorder(w, rate=1000.0)
+    got, stop = [], threading.Event()
+
+    def follow():
+        k = 0
+        while not stop.is_set():
+            for s in r.since(k):
+                got.append(s)
+                k += len(s.times)
+
+    reader = threading.Thread(target=follow)
+    reader.start()
+    for m in range(1, 201):
+        w.advance_to(m * 0.01)
+    stop.set()
+    reader.join()
+    got += r.since(sum(len(s.times) for s in got))
+    times = np.concatenate([s.times for s in got])
+    assert np.array_equal(times, np.arange(0, 2001) / 1000.0)
+    ys = np.concatenate([s.data[:, 0, 1] for s in got])
+    assert ys == pytest.approx(100.0 - 0.5 * 9.81 * times * times, rel=1e-12)
+
+
+def test_at_its_memory_cap_a_recorder_stops_and_keeps_what_it_has(monkeypatch):
+    from classroom_sim import Recorder, recording
+
+    per_chunk = recording.CHUNK * (8 + 56)
+    monkeypatch.setattr(recording, "MAX_BYTES", 3 * per_chunk)
+    w = _falling()
+    r = Recorder(w, rate=100.0)
+    w.advance_to(20.0)
+    assert r.full and r.next_time is None
+    assert r.count == 3 * recording.CHUNK
+    assert np.array_equal(r.recording().times, np.arange(3 * recording.CHUNK) / 100.0)
+
+
+def test_a_stopped_recorder_resumes_appending_on_the_same_grid():
+    from classroom_sim import Recorder
+
+    w = _falling()
+    r = Recorder(w, rate=10.0)
+    w.advance_to(1.0)
+    r.stop()
+    w.advance_to(2.05)
+    r.resume(w)
+    w.advance_to(3.0)
+    times = r.recording().times
+    assert np.array_equal(times, np.concatenate([np.arange(0, 11), np.arange(21, 31)]) / 10.0)

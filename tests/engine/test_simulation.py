@@ -382,7 +382,11 @@ def test_recording_while_running_samples_the_textbook_trajectory(sim, tmp_path):
     rec = s.recorded().result(timeout=5)
     times = rec.times
     assert len(times) >= 30
-    assert times == pytest.approx(start + np.arange(len(times)) / 100.0, abs=1e-12)
+    # on the grid k / 100 s from t = 0, exactly (the recording began a cycle or so before
+    # the snapshot read as ``start``)
+    first = round(times[0] * 100.0)
+    assert start - 0.1 < times[0] < start + 0.01
+    assert np.array_equal(times, (first + np.arange(len(times))) / 100.0)
     traj = rec.trajectory("ball")
     t = traj[:, 0]
     assert traj[:, 1] == pytest.approx(2.0 * t, rel=1e-12)
@@ -524,3 +528,31 @@ def test_restart_then_keep_as_start(sim):
     s.reset().result(timeout=2)
     assert s.latest.time == 0.0 and tuple(s.latest.velocities[0]) == (0.0, 3.0)
     assert tuple(s.latest.positions[0]) == (0.0, 0.0)
+
+
+def test_record_off_and_on_appends_and_clear_throws_away(sim):
+    s = running(sim)
+    s.start_recording(100.0).result(timeout=1)
+    time.sleep(0.2)
+    s.stop_recording().result(timeout=1)
+    first = s.recorded().result(timeout=5).times
+    time.sleep(0.2)  # a gap, not recorded
+    s.start_recording(100.0).result(timeout=1)
+    time.sleep(0.2)
+    s.stop_recording().result(timeout=1)
+    both = s.recorded().result(timeout=5).times
+    assert np.array_equal(both[:len(first)], first)  # kept, and more after it
+    later = both[len(first):]
+    assert len(later) > 5 and later[0] - first[-1] > 0.1  # the gap
+    assert np.array_equal(both, np.round(both * 100.0) / 100.0)  # every one on the grid k / 100
+    s.clear_recording().result(timeout=1)
+    with pytest.raises(CommandError, match="nothing has been recorded"):
+        s.recorded().result(timeout=5)
+    # another rate starts a recording of its own
+    s.start_recording(100.0).result(timeout=1)
+    time.sleep(0.1)
+    s.start_recording(50.0).result(timeout=1)
+    time.sleep(0.2)
+    s.stop_recording().result(timeout=1)
+    times = s.recorded().result(timeout=5).times
+    assert np.array_equal(times, np.round(times * 50.0) / 50.0)

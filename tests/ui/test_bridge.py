@@ -117,3 +117,23 @@ def test_the_ui_imports_the_engine_by_its_public_names():
                 offenders += [f"{path.relative_to(UI)}: {a.name}" for a in node.names
                               if a.name.startswith("classroom_sim.")]
     assert offenders == []
+
+
+def test_clear_recording_from_the_window_throws_the_recording_away(qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from ui.main_window import MainWindow
+
+    w = MainWindow(falling_world(), None, settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+    qtbot.addWidget(w)
+    w.record_action.trigger()
+    w.play_action.trigger()
+    qtbot.waitUntil(lambda: w.bridge.latest.time > 0.1, timeout=5000)
+    w.record_action.trigger()  # off: kept
+    answered(qtbot, w.bridge.export_csv(tmp_path / "kept.csv"))
+    w.clear_record_action.trigger()
+    qtbot.waitUntil(lambda: "cleared" in w.statusBar().currentMessage(), timeout=5000)
+    future = w.bridge.export_csv(tmp_path / "gone.csv")
+    qtbot.waitUntil(future.done, timeout=5000)
+    assert "nothing has been recorded" in str(future.exception())
+    w.close()
