@@ -12,6 +12,7 @@ from .recording import Recorder, Recording, read_csv
 from .cli import default_lesson, lesson_files
 from .commands import CommandError
 from .events import Answer, EventError, Measurement, Watch, answer_key, run_until
+from .energy import Energy, energy
 from .files import write_atomically
 from .integrators import INTEGRATORS
 from .lesson import Control, Lesson, Prediction, Step, Variant
@@ -28,6 +29,7 @@ __all__ = [
     "CommandError",
     "ConstantAcceleration",
     "Control",
+    "Energy",
     "DEGRADED",
     "EventError",
     "INTEGRATORS",
@@ -48,6 +50,7 @@ __all__ = [
     "commands",
     "default_lesson",
     "dumps_scene",
+    "energy",
     "lesson_files",
     "load_scene",
     "loads_scene",

@@ -32,6 +32,7 @@ from classroom_sim import DEGRADED, SceneError, commands, lesson_files, load_sce
 from .browser import LessonBrowser
 from .bridge import SimulationBridge
 from .canvas import Canvas
+from .panels.energy import EnergyPanel, Starts
 from .panels.inspector import Inspector
 from .panels.lesson import LessonPanel
 from .keys import KeysToEditors
@@ -88,10 +89,14 @@ class MainWindow(QMainWindow):
 
         self.docks: list = []
         self.world_panel = WorldPanel(self.bridge)
-        self.inspector = Inspector(self.bridge)
+        self.starts = Starts()
+        self.inspector = Inspector(self.bridge, self.starts)
+        self.energy_panel = EnergyPanel(self.bridge, self.starts)
         world_dock = self._dock("World", self.world_panel)
         self.inspector_dock = self._dock("Selected body", self.inspector)
+        self.energy_dock = self._dock("Energy", self.energy_panel)
         self.tabifyDockWidget(world_dock, self.inspector_dock)  # one column, full height each
+        self.tabifyDockWidget(self.inspector_dock, self.energy_dock)
         world_dock.raise_()
         self.lesson_panel = LessonPanel(self.bridge)
         self.lesson_dock = self._dock("Lesson", self.lesson_panel, Qt.LeftDockWidgetArea)
@@ -466,7 +471,7 @@ class MainWindow(QMainWindow):
         self.canvas.display.projector = bool(on)
         font = QFont(self.font())
         font.setPointSizeF(14.0 if on else QFont().pointSizeF())
-        for widget in (self.world_panel, self.inspector, self.toolbar, self.statusBar()):
+        for widget in (self.world_panel, self.inspector, self.energy_panel, self.toolbar, self.statusBar()):
             widget.setFont(font)
         self.lesson_panel.set_fonts(bool(on))
         self.projector_action.setChecked(bool(on))

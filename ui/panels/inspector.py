@@ -1,6 +1,6 @@
 """Inspector: the selected body's name, mass (or fixed), radius, position,
-velocity, colour, whether it feels the shared accelerations, and its own
-acceleration list. Every edit goes to the physics thread as a command; the
+velocity, colour, whether it feels the shared accelerations, its energy and
+momentum, and its own acceleration list. Every edit goes to the physics thread as a command; the
 fields follow the body as it moves."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from classroom_sim import commands
+from classroom_sim import commands, energy
 
 from ..widgets import AccelerationTable, NumberField, SliderField, VectorField
 
@@ -29,9 +29,10 @@ MASS_SLIDER = (0.01, 100.0)
 
 
 class Inspector(QWidget):
-    def __init__(self, bridge, parent=None):
+    def __init__(self, bridge, starts=None, parent=None):
         super().__init__(parent)
         self.bridge = bridge
+        self.starts = starts  # (`energy.Starts`: the zero of potential energy without a box)
         self.body: str | None = None
         self.title = QLabel("Click a body to inspect it")
         self.title.setTextFormat(Qt.PlainText)  # a body's name is the user's text, never markup
@@ -54,6 +55,14 @@ class Inspector(QWidget):
         f.addRow("Velocity", self.velocity)
         f.addRow("Colour", self.color)
         f.addRow("", self.feels)
+        self.kinetic = QLabel()
+        self.potential = QLabel()
+        self.momentum = QLabel()
+        for label in (self.kinetic, self.potential, self.momentum):
+            label.setTextFormat(Qt.PlainText)
+        f.addRow("Kinetic energy", self.kinetic)
+        f.addRow("Potential energy", self.potential)
+        f.addRow("Momentum", self.momentum)
 
         own = QGroupBox("Its own accelerations")
         self.accelerations = AccelerationTable()
@@ -147,6 +156,10 @@ class Inspector(QWidget):
         if self.feels.isChecked() != feels:
             self.feels.setChecked(feels)
         self.accelerations.display(snapshot.own_accelerations[i], force)
+        e = energy(snapshot, self.starts.of(snapshot) if self.starts is not None else None)
+        self.kinetic.setText(f"{e.kinetic[i]:.3f} J")
+        self.potential.setText(f"{e.potential[i]:.3f} J")
+        self.momentum.setText(f"({e.momentum[i, 0]:.3f}, {e.momentum[i, 1]:.3f}) kg·m/s")
 
 
 def _readable_on(color) -> str:
