@@ -97,6 +97,13 @@ class SimulationBridge(QObject):
         """Throw the recording away (recording goes on afresh if it was on)."""
         return self.watch(self.simulation.clear_recording(), done)
 
+    def samples_since(self, k: int) -> tuple:
+        """(recording, segments): the recording being kept (an object to compare by identity:
+        a new one means start over from 0), and its samples from the k-th on
+        (`Recorder.since`), what a graph reads each frame, never the whole run."""
+        recorder = self.simulation.recorder
+        return recorder, (recorder.since(k) if recorder is not None else [])
+
     def export_csv(self, path, layout: str = "long", done=None):
         """Write the recording to ``path`` in the background (a failure is emitted as ``refused``)."""
         return self.watch(self.simulation.export_csv(path, layout), done)

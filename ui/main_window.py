@@ -33,6 +33,7 @@ from .browser import LessonBrowser
 from .bridge import SimulationBridge
 from .canvas import Canvas
 from .panels.energy import EnergyPanel, Starts
+from .panels.graphs import GraphsPanel
 from .panels.inspector import Inspector
 from .panels.lesson import LessonPanel
 from .keys import KeysToEditors
@@ -98,6 +99,12 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(world_dock, self.inspector_dock)  # one column, full height each
         self.tabifyDockWidget(self.inspector_dock, self.energy_dock)
         world_dock.raise_()
+        self.graphs_panel = GraphsPanel(self.bridge, RECORD_RATE)
+        self.graphs_dock = QDockWidget("Graphs", self)  # below the canvas; not one of the side panels
+        self.graphs_dock.setObjectName("Graphs")
+        self.graphs_dock.setWidget(self.graphs_panel)
+        self.addDockWidget(Qt.BottomDockWidgetArea, self.graphs_dock)
+        self.graphs_dock.hide()
         self.lesson_panel = LessonPanel(self.bridge)
         self.lesson_dock = self._dock("Lesson", self.lesson_panel, Qt.LeftDockWidgetArea)
         self.lesson_dock.widget().setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
@@ -115,6 +122,7 @@ class MainWindow(QMainWindow):
         self.bridge.failed.connect(self.messages.say)
         self.bridge.replaced.connect(self._replaced)
         self.canvas.selected.connect(self._selected)
+        self.canvas.selected.connect(self.graphs_panel.set_selected)
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(250)
         self._status_timer.timeout.connect(self._update_status)
@@ -218,7 +226,11 @@ class MainWindow(QMainWindow):
         self.speed.currentIndexChanged.connect(lambda k: self.set_time_scale(self.speed.itemData(k)))
         bar.addWidget(self.speed)
         bar.addSeparator()
-        for action in (self.record_action, self.export_action, self.png_action):
+        self.graphs_action = self._action("Graphs", self.show_graphs, "G", checkable=True,
+                                          tip="Live graphs of the recording against time (G)")
+        self.graphs_dock.visibilityChanged.connect(lambda _: self.graphs_action.setChecked(self.graphs_dock.isVisible()))
+        self.canvas.key_actions[Qt.Key_G] = self.graphs_action
+        for action in (self.record_action, self.export_action, self.png_action, self.graphs_action):
             bar.addAction(action)
         bar.addSeparator()
         for action in (self.velocity_action, self.acceleration_action, self.trails_action):
@@ -261,6 +273,7 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         view.addAction(self.projector_action)
         view.addSeparator()
+        view.addAction(self.graphs_action)
         self.panel_actions = [dock.toggleViewAction() for dock in self.docks]
         for action in self.panel_actions:
             action.setText(f"{action.text()} panel")
@@ -334,6 +347,13 @@ class MainWindow(QMainWindow):
                 dock.setVisible(lesson is None and not self.student)
         self.lesson_start_action.setEnabled(lesson is not None and bool(lesson.steps))
         self.lesson_panel.set_lesson(self.start_world)
+
+    def show_graphs(self, on: bool) -> None:
+        """Show the graphs below the canvas (two fifths of the height), or hide them."""
+        self.graphs_dock.setVisible(bool(on))
+        if on:
+            self.resizeDocks([self.graphs_dock], [int(0.4 * self.height())], Qt.Vertical)
+        QTimer.singleShot(0, self.canvas.fit)  # once the canvas has its new height
 
     def set_time_scale(self, scale: float) -> None:
         self.bridge.time_scale = scale
@@ -471,8 +491,10 @@ class MainWindow(QMainWindow):
         self.canvas.display.projector = bool(on)
         font = QFont(self.font())
         font.setPointSizeF(14.0 if on else QFont().pointSizeF())
-        for widget in (self.world_panel, self.inspector, self.energy_panel, self.toolbar, self.statusBar()):
+        for widget in (self.world_panel, self.inspector, self.energy_panel, self.graphs_panel, self.toolbar,
+                       self.statusBar()):
             widget.setFont(font)
+        self.graphs_panel.set_projector(bool(on))
         self.lesson_panel.set_fonts(bool(on))
         self.projector_action.setChecked(bool(on))
         # wider panels for the larger type (the canvas keeps the rest)

@@ -1,0 +1,181 @@
+"""Live graphs: they plot what was recorded, exactly, read only what is new, keep
+finished pieces untouched, follow the last seconds, read values at the cursor and
+export PNG and SVG."""
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QObject, QSettings, Signal
+
+from classroom_sim import Body, Recorder, World
+from ui.panels import graphs
+from ui.panels.graphs import GraphsPanel
+
+G = 9.81
+
+
+class FakeBridge(QObject):
+    """The bridge's graph verbs over a World stepped by the test (no thread: exact and quick)."""
+
+    snapshot = Signal(object)
+
+    def __init__(self, world):
+        super().__init__()
+        self.world = world
+        self.recorder = None
+        self.asked = []
+
+    @property
+    def recording(self):
+        return self.recorder is not None and self.recorder.next_time is not None
+
+    def record(self, on, rate, done=None):
+        self.recorder = Recorder(self.world, rate) if on else self.recorder
+
+    def samples_since(self, k):
+        self.asked.append(k)
+        return self.recorder, (self.recorder.since(k) if self.recorder is not None else [])
+
+    def run(self, until):
+        self.world.advance_to(until)
+        self.snapshot.emit(self.world.snapshot())
+
+
+def two_balls():
+    w = World(gravity=(0.0, -G))
+    w.add_body(Body("red", 1.0, 0.1, (0.0, 100.0), (2.0, 0.0), color="#d9534f"))
+    w.add_body(Body("blue", 3.0, 0.1, (5.0, 200.0), (0.0, 4.0), color="#2a6fdb"))
+    return w
+
+
+@pytest.fixture
+def panel(qtbot):
+    bridge = FakeBridge(two_balls())
+    p = GraphsPanel(bridge, 100.0)
+    qtbot.addWidget(p)
+    p.show()
+    assert bridge.recording  # shown, the graphs turned Record on
+    return p, bridge
+
+
+def curve_data(panel, plot, name):
+    xs, ys = [], []
+    for piece in panel.curves[plot][name]:
+        x, y = piece.getData()
+        xs.append(x)
+        ys.append(y)
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def test_the_plots_show_the_recorded_motion_exactly_in_the_bodies_colours(panel):
+    p, bridge = panel
+    for k in range(1, 31):
+        bridge.run(k * 0.05)
+    assert p.choices[0].currentText() == "y (m)" and p.choices[1].currentText() == "vy (m/s)"
+    t, y = curve_data(p, 0, "red")
+    assert np.array_equal(np.unique(t), np.arange(151) / 100.0)
+    assert y == pytest.approx(100.0 - 0.5 * G * t * t, rel=1e-12)
+    t, vy = curve_data(p, 1, "blue")
+    assert vy == pytest.approx(4.0 - G * t, rel=1e-12, abs=1e-12)
+    assert p.curves[0]["blue"][0].opts["pen"].color().name() == "#2a6fdb"
+    legend = [label.text for _, label in p.plots[0].legend.items]
+    assert legend == ["red", "blue"]
+    p.choices[0].setCurrentText("kinetic energy (J)")
+    t, ke = curve_data(p, 0, "blue")
+    assert ke == pytest.approx(0.5 * 3.0 * (4.0 - G * t) ** 2, rel=1e-12)
+    p.choices[0].setCurrentText("momentum x (kg·m/s)")
+    assert curve_data(p, 0, "red")[1] == pytest.approx(np.full(151, 2.0))
+
+
+def test_each_frame_reads_only_what_is_new_and_finished_pieces_stay(panel, monkeypatch):
+    monkeypatch.setattr(graphs, "PIECE", 50)
+    p, bridge = panel
+    p.choices[0].setCurrentText("y (m)")  # (drawn anew with the smaller pieces)
+    bridge.run(1.0)
+    first = p.curves[0]["red"][0]
+    data = first.getData()[1].copy()
+    bridge.asked.clear()
+    for k in range(1, 40):
+        bridge.run(1.0 + k * 0.1)
+    assert bridge.asked == sorted(bridge.asked) and len(set(bridge.asked)) == len(bridge.asked)
+    assert p.curves[0]["red"][0] is first and np.array_equal(first.getData()[1], data)
+    assert len(p.curves[0]["red"]) == 10  # 491 samples in pieces of 50
+    t, y = curve_data(p, 0, "red")
+    assert np.array_equal(np.unique(t), np.arange(491) / 100.0)
+
+
+def test_follow_shows_the_last_seconds_else_the_whole_run(panel):
+    p, bridge = panel
+    p.window.setValue(2.0)
+    bridge.run(5.0)
+    lo, hi = p.plots[0].viewRange()[0]
+    assert lo == pytest.approx(3.0, abs=0.1) and hi == pytest.approx(5.0, abs=0.1)
+    p.follow.setChecked(False)
+    lo, hi = p.plots[0].viewRange()[0]
+    assert lo == pytest.approx(0.0, abs=0.15) and hi == pytest.approx(5.0, abs=0.15)
+
+
+def test_the_cursor_reads_the_values_at_its_time(panel):
+    p, bridge = panel
+    bridge.run(2.0)
+    p.cursors[1].setValue(1.2)  # any plot's cursor moves them all
+    assert all(c.value() == pytest.approx(1.2) for c in p.cursors)
+    text = p.readout.text()
+    assert text.startswith("t = 1.200 s")
+    assert f"red {100.0 - 0.5 * G * 1.2**2:.3f}" in text
+    assert f"blue {4.0 - G * 1.2:.3f}" in text
+
+
+def test_selecting_a_body_graphs_it_alone_and_a_new_recording_starts_over(panel):
+    p, bridge = panel
+    bridge.run(1.0)
+    p.set_selected("blue")
+    assert list(p.curves[0]) == ["blue"]
+    p.set_selected(None)
+    assert list(p.curves[0]) == ["red", "blue"]
+    bridge.recorder.stop()
+    bridge.record(True, 100.0)  # a new recording (say, after Clear)
+    bridge.run(1.5)
+    t, _ = curve_data(p, 0, "red")
+    assert t.min() == pytest.approx(1.0) and np.array_equal(np.unique(t), np.arange(100, 151) / 100.0)
+
+
+def test_export_writes_png_and_svg(panel, tmp_path):
+    p, bridge = panel
+    bridge.run(1.0)
+    png = p.export_to(str(tmp_path / "plots"))
+    assert png.endswith(".png") and (tmp_path / "plots.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    svg = p.export_to(str(tmp_path / "plots.svg"))
+    from pathlib import Path
+
+    text = Path(svg).read_text(encoding="utf-8")
+    assert "<svg" in text and ("<path" in text or "<polyline" in text)
+
+
+def test_the_window_s_graphs_action_shows_them_and_records(qtbot, tmp_path):
+    from ui.main_window import MainWindow
+
+    w = MainWindow(two_balls(), None, settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+    qtbot.addWidget(w)
+    w.show()
+    assert not w.graphs_dock.isVisible()
+    w.graphs_action.trigger()
+    assert w.graphs_dock.isVisible()
+    qtbot.waitUntil(lambda: w.bridge.recording, timeout=5000)
+    w.play_action.trigger()
+    qtbot.waitUntil(lambda: "red" in w.graphs_panel.curves[0], timeout=5000)
+    w.close()
+
+
+def test_g_on_the_canvas_shows_the_graphs(qtbot, tmp_path):
+    from PySide6.QtCore import Qt
+
+    from ui.main_window import MainWindow
+
+    w = MainWindow(two_balls(), None, settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.keyClick(w.canvas, Qt.Key_G)
+    assert w.graphs_dock.isVisible() and w.graphs_action.isChecked()
+    qtbot.keyClick(w.canvas, Qt.Key_G)
+    assert not w.graphs_dock.isVisible() and not w.graphs_action.isChecked()
+    w.close()

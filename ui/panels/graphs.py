@@ -1,0 +1,346 @@
+"""Live graphs: up to four stacked plots against a shared time axis, each of one
+quantity of the graphed bodies (the selected one, else every body up to
+`MAX_BODIES`), in the bodies' colours, with a legend; following the last seconds
+or showing the whole run; a cursor that reads the values; PNG export (pyqtgraph's)
+or SVG (Qt's: pyqtgraph's SVG exporter fails on Qt 6's paths).
+
+The graphs draw the recording (they turn Record on when they are shown) and read
+only what is new each frame (`SimulationBridge.samples_since`). Each body's curve
+is drawn in pieces of `PIECE` samples: a finished piece is never touched again,
+so a frame costs the same at 10 s and at 5 minutes of run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+import pyqtgraph.exporters  # noqa: F401  (pg.exporters)
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+def _column(k):
+    return lambda raw: raw[:, k]
+
+
+def _kinetic(raw):
+    m = np.where(np.isfinite(raw[:, 6]), raw[:, 6], 0.0)
+    return 0.5 * m * (raw[:, 2] ** 2 + raw[:, 3] ** 2)
+
+
+def _momentum(k):
+    return lambda raw: np.where(np.isfinite(raw[:, 6]), raw[:, 6], 0.0) * raw[:, k]
+
+
+QUANTITIES = {
+    "x (m)": _column(0),
+    "y (m)": _column(1),
+    "vx (m/s)": _column(2),
+    "vy (m/s)": _column(3),
+    "speed (m/s)": lambda raw: np.hypot(raw[:, 2], raw[:, 3]),
+    "ax (m/s²)": _column(4),
+    "ay (m/s²)": _column(5),
+    "kinetic energy (J)": _kinetic,
+    "momentum x (kg·m/s)": _momentum(2),
+    "momentum y (kg·m/s)": _momentum(3),
+}
+"""What a plot can show, from a body's recorded rows (x, y, vx, vy, ax, ay, mass)."""
+
+DEFAULTS = ("y (m)", "vy (m/s)", "x (m)", "kinetic energy (J)")
+MAX_PLOTS = 4
+MAX_BODIES = 10
+PIECE = 1024
+"""Samples per piece of a curve (see the module's text)."""
+
+
+class Track:
+    """One body's recorded samples, growing: times (s) and rows of (x, y, vx, vy, ax, ay, mass)."""
+
+    def __init__(self):
+        self.t = np.empty(256)
+        self.raw = np.empty((256, 7))
+        self.n = 0
+
+    def add(self, times, rows) -> None:
+        need = self.n + len(times)
+        if need > len(self.t):
+            size = max(need, 2 * len(self.t))
+            self.t = np.concatenate([self.t[:self.n], np.empty(size - self.n)])
+            self.raw = np.concatenate([self.raw[:self.n], np.empty((size - self.n, 7))])
+        self.t[self.n:need] = times
+        self.raw[self.n:need] = rows
+        self.n = need
+
+    def at(self, t: float, quantity) -> float | None:
+        """The value at the recorded time nearest ``t`` (None outside the record)."""
+        if self.n == 0 or not self.t[0] <= t <= self.t[self.n - 1]:
+            return None
+        k = int(np.clip(np.searchsorted(self.t[:self.n], t), 0, self.n - 1))
+        if k > 0 and t - self.t[k - 1] < self.t[k] - t:
+            k -= 1
+        return float(quantity(self.raw[k:k + 1])[0])
+
+
+class GraphsPanel(QWidget):
+    def __init__(self, bridge, rate: float, parent=None):
+        super().__init__(parent)
+        self.bridge = bridge
+        self.rate = rate
+        self.selected: str | None = None
+        self.tracks: dict = {}
+        self.colors: dict = {}
+        self._recording = None
+        self._k = 0
+        self._width = 2.0
+
+        self.count = QSpinBox()
+        self.count.setRange(1, MAX_PLOTS)
+        self.count.setValue(2)
+        self.count.setToolTip("How many plots, stacked, with one time axis")
+        self.follow = QCheckBox("Follow the last")
+        self.follow.setChecked(True)
+        self.window = QDoubleSpinBox()
+        self.window.setRange(1.0, 3600.0)
+        self.window.setValue(10.0)
+        self.window.setSuffix(" s")
+        self.window.setToolTip("Unticked, the plots show the whole run")
+        self.export = QPushButton("Export…")
+        self.export.setToolTip("Save the plots as a PNG picture or an SVG drawing")
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Plots"))
+        top.addWidget(self.count)
+        top.addWidget(self.follow)
+        top.addWidget(self.window)
+        top.addStretch(1)
+        top.addWidget(self.export)
+
+        self.choices = []
+        row = QHBoxLayout()
+        for k in range(MAX_PLOTS):
+            box = QComboBox()
+            box.addItems(list(QUANTITIES))
+            box.setCurrentText(DEFAULTS[k])
+            box.currentTextChanged.connect(lambda _text, k=k: self._rebuild(k))
+            self.choices.append(box)
+            row.addWidget(box)
+
+        self.view = pg.GraphicsLayoutWidget()
+        self.view.setBackground("w")
+        self.plots = []
+        self.curves = [dict() for _ in range(MAX_PLOTS)]  # plot -> body -> [pieces]
+        self.cursors = []
+        for k in range(MAX_PLOTS):
+            plot = pg.PlotItem()
+            plot.showGrid(x=True, y=True, alpha=0.25)
+            plot.setMenuEnabled(False)
+            if k:
+                plot.setXLink(self.plots[0])
+            plot.addLegend(offset=(5, 5))
+            cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#888888", width=1))
+            cursor.sigPositionChanged.connect(self._read)
+            plot.addItem(cursor)
+            self.cursors.append(cursor)
+            self.plots.append(plot)
+        self.readout = QLabel("Drag the grey line to read the values")
+        self.readout.setTextFormat(Qt.PlainText)
+        self.readout.setWordWrap(True)
+        self.hint = QLabel("The graphs draw the recording: press Play.")
+        self.hint.setTextFormat(Qt.PlainText)
+
+        col = QVBoxLayout(self)
+        col.addLayout(top)
+        col.addLayout(row)
+        col.addWidget(self.hint)
+        col.addWidget(self.view, 1)
+        col.addWidget(self.readout)
+
+        self.count.valueChanged.connect(self._arrange)
+        self.follow.toggled.connect(self._range)
+        self.window.valueChanged.connect(self._range)
+        self.export.clicked.connect(self.export_dialog)
+        bridge.snapshot.connect(self.pull)
+        self._arrange()
+
+    # -- what is graphed -------------------------------------------------------------------
+    def _arrange(self) -> None:
+        self.view.clear()
+        shown = self.count.value()
+        for k, plot in enumerate(self.plots):
+            self.choices[k].setVisible(k < shown)
+            if k < shown:
+                self.view.addItem(plot, row=k, col=0)
+                plot.setLabel("bottom", "t (s)" if k == shown - 1 else None)
+                plot.getAxis("bottom").setStyle(showValues=k == shown - 1)
+
+    def graphed(self) -> list:
+        """The bodies on the plots: the selected one, else every body recorded (up to `MAX_BODIES`)."""
+        if self.selected is not None and self.selected in self.tracks:
+            return [self.selected]
+        return list(self.tracks)[:MAX_BODIES]
+
+    def set_selected(self, name) -> None:
+        self.selected = name
+        for k in range(MAX_PLOTS):
+            self._rebuild(k)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self.bridge.recording:
+            self.bridge.record(True, self.rate)  # graphs draw the recording
+
+    # -- reading what is new ---------------------------------------------------------------
+    def pull(self, snap=None) -> None:
+        """Take the samples recorded since the last frame, and draw them."""
+        if not self.isVisible():
+            return
+        if snap is not None:
+            self.colors = dict(zip(snap.names, snap.colors))
+        recording, segments = self.bridge.samples_since(self._k)
+        if recording is not self._recording:  # a new recording: start over
+            self._recording, self._k = recording, 0
+            self.tracks.clear()
+            for k in range(MAX_PLOTS):
+                self._rebuild(k)
+            if recording is None:
+                return
+            recording, segments = self.bridge.samples_since(0)
+        if not segments:
+            return
+        for seg in segments:
+            rows = np.concatenate([seg.data, seg.masses[:, :, None]], axis=2)
+            for b, name in enumerate(seg.names):
+                fresh = name not in self.tracks
+                self.tracks.setdefault(name, Track()).add(seg.times, rows[:, b, :])
+                if fresh:
+                    for k in range(MAX_PLOTS):
+                        self._rebuild(k)
+            self._k += len(seg.times)
+        self.hint.setVisible(False)
+        for k in range(self.count.value()):
+            for name in self.graphed():
+                self._extend(k, name)
+        self._range()
+
+    def _pen(self, name):
+        return pg.mkPen(self.colors.get(name) or "#808080", width=self._width)
+
+    def _rebuild(self, k) -> None:
+        """Draw plot ``k`` anew (its quantity or the graphed bodies changed)."""
+        plot = self.plots[k]
+        for pieces in self.curves[k].values():
+            for curve in pieces:
+                plot.removeItem(curve)
+        self.curves[k] = {}
+        plot.setLabel("left", self.choices[k].currentText())
+        for name in self.graphed():
+            self._extend(k, name)
+        self._read()
+
+    def _extend(self, k, name) -> None:
+        """Bring body ``name``'s curve on plot ``k`` up to its track: finished pieces stay as
+        they are; the last one is redrawn (overlapping its predecessor by one sample)."""
+        track = self.tracks.get(name)
+        if track is None or track.n == 0:
+            return
+        pieces = self.curves[k].setdefault(name, [])
+        quantity = QUANTITIES[self.choices[k].currentText()]
+        while True:
+            p = max(len(pieces) - 1, 0)
+            a, b = max(p * PIECE - 1, 0), min((p + 1) * PIECE, track.n)
+            if not pieces:
+                curve = pg.PlotDataItem(pen=self._pen(name), name=name)
+                curve.setClipToView(True)
+                self.plots[k].addItem(curve)
+                pieces.append(curve)
+            pieces[p].setData(track.t[a:b], quantity(track.raw[a:b]))
+            if b < track.n:  # that piece is finished: start the next
+                curve = pg.PlotDataItem(pen=self._pen(name))
+                curve.setClipToView(True)
+                self.plots[k].addItem(curve)
+                pieces.append(curve)
+                continue
+            return
+
+    def _range(self) -> None:
+        end = max((t.t[t.n - 1] for t in self.tracks.values() if t.n), default=0.0)
+        start = min((t.t[0] for t in self.tracks.values() if t.n), default=0.0)
+        if self.follow.isChecked():
+            start = max(start, end - self.window.value())
+        self.plots[0].setXRange(start, max(end, start + 1e-6), padding=0.02)
+        if not start <= self.cursors[0].value() <= end:  # keep the cursor where it can be seen
+            self.cursors[0].setValue(start + 0.75 * (end - start))
+        for plot in self.plots[:self.count.value()]:
+            plot.enableAutoRange(axis="y")
+
+    # -- the cursor --------------------------------------------------------------------------
+    def _read(self, line=None) -> None:
+        t = float((line or self.cursors[0]).value())
+        for cursor in self.cursors:
+            if cursor is not line and cursor.value() != t:
+                cursor.blockSignals(True)
+                cursor.setValue(t)
+                cursor.blockSignals(False)
+        parts = []
+        for k in range(self.count.value()):
+            label = self.choices[k].currentText()
+            quantity = QUANTITIES[label]
+            values = [(name, self.tracks[name].at(t, quantity)) for name in self.graphed()]
+            values = [f"{name} {v:.3f}" for name, v in values if v is not None]
+            if values:
+                parts.append(f"{label}: " + ", ".join(values))
+        self.readout.setText(f"t = {t:.3f} s   " + "   ".join(parts) if parts else "Drag the grey line to read the values")
+
+    # -- export and projector ------------------------------------------------------------------
+    def export_dialog(self) -> None:
+        path, chosen = QFileDialog.getSaveFileName(self, "Export the graphs", "graphs.png",
+                                                   "PNG picture (*.png);;SVG drawing (*.svg)")
+        if path:
+            self.export_to(path)
+
+    def export_to(self, path: str) -> str:
+        """Write the plots to ``path``: SVG if it ends in .svg, else PNG (the suffix added if none)."""
+        if not path.lower().endswith((".png", ".svg")):
+            path += ".png"
+        scene = self.view.scene()
+        if path.lower().endswith(".png"):
+            pg.exporters.ImageExporter(scene).export(path)
+            return path
+        # pyqtgraph's SVG exporter cannot read the paths Qt 6 writes (pyqtgraph issue 3485):
+        # Qt's own SVG generator draws the scene instead
+        size = self.view.viewport().size()
+        svg = QSvgGenerator()
+        svg.setFileName(path)
+        svg.setSize(size)
+        svg.setViewBox(QRect(QPoint(0, 0), size))
+        svg.setTitle("classroom-sim graphs")
+        painter = QPainter(svg)
+        try:
+            self.view.render(painter)
+        finally:
+            painter.end()
+        return path
+
+    def set_projector(self, on: bool) -> None:
+        """Thicker lines and larger type, for the back of the room."""
+        self._width = 4.0 if on else 2.0
+        font = self.font()
+        for plot in self.plots:
+            for side in ("left", "bottom"):
+                axis = plot.getAxis(side)
+                axis.setTickFont(font)
+                axis.label.setFont(font)
+        for k in range(MAX_PLOTS):
+            self._rebuild(k)
