@@ -177,6 +177,7 @@ class GraphsPanel(QWidget):
     # -- what is graphed -------------------------------------------------------------------
     def _arrange(self) -> None:
         self.view.clear()
+        self.view.setMinimumHeight((170 if self._width > 2.0 else 110) * self.count.value())
         shown = self.count.value()
         for k, plot in enumerate(self.plots):
             self.choices[k].setVisible(k < shown)
@@ -337,7 +338,9 @@ class GraphsPanel(QWidget):
         """Thicker lines and larger type, for the back of the room."""
         self._width = 4.0 if on else 2.0
         font = self.font()
+        self.view.setMinimumHeight((170 if on else 110) * self.count.value())
         for plot in self.plots:
+            plot.legend.setLabelTextSize(f"{font.pointSizeF():g}pt")
             for side in ("left", "bottom"):
                 axis = plot.getAxis(side)
                 axis.setTickFont(font)
