@@ -61,7 +61,7 @@ def screenshot(world, out_path: str, size=SCREENSHOT_SIZE, projector: bool = Fal
     _application()
     from .bridge import SimulationBridge
     from .canvas import Canvas
-    from .main_window import save_image
+    from .picture import save_image
 
     bridge = SimulationBridge(world, start=False)
     try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, Qt, QTimer
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -16,18 +16,16 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
     QFrame,
-    QHBoxLayout,
     QLabel,
     QMainWindow,
     QMessageBox,
-    QPushButton,
     QScrollArea,
     QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
-from classroom_sim import DEGRADED, SceneError, commands, lesson_files, load_scene, write_atomically
+from classroom_sim import SceneError, commands, lesson_files, load_scene
 
 from .browser import LessonBrowser
 from .bridge import SimulationBridge
@@ -38,37 +36,16 @@ from .panels.inspector import Inspector
 from .panels.lesson import LessonPanel
 from .keys import KeysToEditors
 from .panels.world_panel import WorldPanel
+from .picture import save_image
+from .recent import RecentFiles
+from .status import MessageBar, StatusLine
 from .student import StudentLock
 
 TIME_SCALES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
 RECORD_RATE = 100.0
 """Samples per simulated second while recording."""
-MAX_RECENT = 8
 LONG_FILTER = "CSV, one row per body per sample (long) (*.csv)"
 WIDE_FILTER = "CSV, one row per sample (wide) (*.csv)"
-
-
-class MessageBar(QFrame):
-    """A visible strip above the canvas for what went wrong (a refused edit, a failed save)."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setStyleSheet("MessageBar { background: #fde2e1; border: 1px solid #c01c28; border-radius: 4px; }"
-                           "QLabel { color: #5c0a0f; }")
-        self.label = QLabel()
-        self.label.setTextFormat(Qt.PlainText)  # messages quote the user's names and files: never markup
-        self.label.setWordWrap(True)
-        close = QPushButton("Dismiss")
-        close.clicked.connect(self.hide)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(8, 4, 8, 4)
-        row.addWidget(self.label, 1)
-        row.addWidget(close)
-        self.hide()
-
-    def say(self, text: str) -> None:
-        self.label.setText(text)
-        self.show()
 
 
 class MainWindow(QMainWindow):
@@ -281,18 +258,11 @@ class MainWindow(QMainWindow):
         teacher = menus.addMenu("&Teacher")
         teacher.addAction(self.student_action)
         teacher.addAction(self.unlock_action)
-        self._fill_recent()
+        self.recent = RecentFiles(self.settings, self.recent_menu, self.open_scene_file)
+        self.recent.fill()
 
     def _build_status(self) -> None:
-        self.time_label = QLabel()
-        self.cycles_label = QLabel()
-        self.fps_label = QLabel()
-        self.bodies_label = QLabel()
-        self.degraded_label = QLabel()
-        self.degraded_label.setStyleSheet("color: #9c4a00;")
-        self.degraded_label.setTextFormat(Qt.PlainText)
-        for label in (self.degraded_label, self.time_label, self.bodies_label, self.cycles_label, self.fps_label):
-            self.statusBar().addPermanentWidget(label)
+        self.status_line = StatusLine(self.statusBar())
 
     # -- time ---------------------------------------------------------------------------------
     def toggle_play(self) -> None:
@@ -397,7 +367,7 @@ class MainWindow(QMainWindow):
 
     def make_browser(self) -> LessonBrowser:
         """The lesson browser, over this window."""
-        browser = LessonBrowser(lesson_files(), self.settings, self._recent(), self)
+        browser = LessonBrowser(lesson_files(), self.settings, self.recent.paths(), self)
         browser.set_projector(self.canvas.display.projector)
         return browser
 
@@ -429,7 +399,7 @@ class MainWindow(QMainWindow):
         if world.lesson is not None and world.lesson.student:
             self.set_student_mode(True)
         self._size_docks()
-        self._remember(path)
+        self.recent.remember(path)
         self._set_title(world)
         return True
 
@@ -442,7 +412,7 @@ class MainWindow(QMainWindow):
     def save_scene_to(self, path):
         def saved(ok):
             if ok:
-                self._remember(path)
+                self.recent.remember(path)
                 self.statusBar().showMessage(f"Saved {path}", 5000)
 
         return self.bridge.save_scene(path, saved)
@@ -451,25 +421,6 @@ class MainWindow(QMainWindow):
         stem = self.path.stem if self.path else "scene"
         folder = self.path.parent if self.path else Path.cwd()
         return str(folder / f"{stem}{suffix}")
-
-    def _remember(self, path) -> None:
-        path = str(Path(path).resolve())
-        recent = [p for p in self._recent() if p != path]
-        self.settings.setValue("recent", [path] + recent[: MAX_RECENT - 1])
-        self._fill_recent()
-
-    def _recent(self) -> list:
-        value = self.settings.value("recent", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in value or []]
-
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        for path in self._recent():
-            action = self.recent_menu.addAction(path)
-            action.triggered.connect(lambda checked=False, p=path: self.open_scene_file(p))
-        self.recent_menu.setEnabled(bool(self._recent()))
 
     # -- bodies and view -------------------------------------------------------------------------
     def delete_selected(self) -> None:
@@ -561,14 +512,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(title + (" (student mode)" if self.student else ""))
 
     def _update_status(self) -> None:
-        snap = self.bridge.latest
-        self.time_label.setText(f"t = {snap.time:8.2f} s")
-        self.bodies_label.setText(f"{len(snap)} {'body' if len(snap) == 1 else 'bodies'}")
-        self.cycles_label.setText(f"physics {self.bridge.cycles_per_second:5.0f} cycles/s")
-        self.fps_label.setText(f"{self.canvas.fps:3.0f} frames/s")
-        cut = {kind: n for kind, n in self.bridge.degraded.items() if n}
-        self.degraded_label.setText(f"⚠ {sum(cut.values())} steps simplified" if cut else "")
-        self.degraded_label.setToolTip("\n".join(f"{n} × {DEGRADED[kind]}" for kind, n in cut.items()))
+        self.status_line.show(self.bridge.latest, self.bridge.cycles_per_second, self.canvas.fps,
+                              self.bridge.degraded)
         self._update_play()
         if self.record_action.isChecked() != self.bridge.recording:
             self.record_action.setChecked(self.bridge.recording)
@@ -583,16 +528,3 @@ class MainWindow(QMainWindow):
         self._status_timer.stop()
         self.bridge.close()
         super().closeEvent(event)
-
-
-def save_image(image, path) -> None:
-    """Write a QImage as PNG to ``path``, complete or not at all (OSError on failure)."""
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.WriteOnly)
-    if not image.save(buffer, "PNG"):
-        raise OSError(f"{path}: the picture could not be encoded")
-    buffer.close()
-    payload = bytes(data)
-    write_atomically(path, lambda f: f.write(payload), encoding=None)
-

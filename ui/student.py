@@ -97,7 +97,7 @@ class StudentLock:
         self.on = on = bool(on)
         for name in self.EDITING:
             getattr(w, name).setEnabled(not on)
-        w.recent_menu.setEnabled(not on and bool(w._recent()))
+        w.recent_menu.setEnabled(not on and bool(w.recent.paths()))
         for dock in w.docks:
             if dock is not w.lesson_dock:
                 dock.setVisible(not on and w.start_world.lesson is None)

@@ -280,9 +280,9 @@ def test_the_status_bar_shows_time_rates_and_bodies(window, qtbot):
     w = window()
     w.play_action.trigger()
     qtbot.wait(600)
-    assert w.bodies_label.text() == "1 body"
-    assert w.time_label.text().startswith("t =")
-    assert "cycles/s" in w.cycles_label.text() and "frames/s" in w.fps_label.text()
+    assert w.status_line.bodies.text() == "1 body"
+    assert w.status_line.time.text().startswith("t =")
+    assert "cycles/s" in w.status_line.cycles.text() and "frames/s" in w.status_line.fps.text()
 
 
 def test_an_error_in_the_physics_thread_reaches_the_message_bar(window, qtbot):

@@ -52,7 +52,7 @@ def test_double_click_opens_the_lesson_in_the_window(qtbot, settings):
     assert browser.path.endswith("cradle.toml") and browser.result() == LessonBrowser.Accepted
     assert w.open_scene_file(browser.path)
     w.lesson_panel.entering.result(timeout=5)
-    assert w.lesson_panel.title.text() == "Newton's cradle" and "cradle" in w._recent()[0]
+    assert w.lesson_panel.title.text() == "Newton's cradle" and "cradle" in w.recent.paths()[0]
     w.close()
 
 

@@ -15,8 +15,8 @@ def test_simplified_steps_show_in_the_status_bar(qtbot, tmp_path):
     w = MainWindow(world, None, settings=QSettings(str(tmp_path / "s.ini"), QSettings.IniFormat))
     qtbot.addWidget(w)
     w.show()
-    assert w.degraded_label.text() == ""
+    assert w.status_line.degraded.text() == ""
     w.play_action.trigger()
-    qtbot.waitUntil(lambda: "simplified" in w.degraded_label.text(), timeout=10000)
-    assert "pressed into each other" in w.degraded_label.toolTip()
+    qtbot.waitUntil(lambda: "simplified" in w.status_line.degraded.text(), timeout=10000)
+    assert "pressed into each other" in w.status_line.degraded.toolTip()
     w.close()
