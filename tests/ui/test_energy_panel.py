@@ -64,3 +64,20 @@ def test_an_inelastic_collision_shows_its_loss_and_the_inspector_its_body(qtbot,
     assert w.inspector.kinetic.text() == f"{0.5 * m2 * (u1 / 2) ** 2:.3f} J"
     assert w.inspector.momentum.text() == f"({m2 * u1 / 2:.3f}, 0.000) kg·m/s"
     w.close()
+
+
+def test_starts_are_where_each_body_was_first_seen_and_start_afresh_when_time_goes_back():
+    from classroom_sim import Body, World
+    from ui.panels.energy import Starts
+
+    w = World(gravity=(0.0, -G))
+    w.add_body(Body("a", 1.0, 0.1, (1.0, 2.0), (1.0, 0.0)))
+    starts = Starts()
+    first = w.snapshot()
+    assert starts.of(first).tolist() == [[1.0, 2.0]]
+    w.advance_to(1.0)
+    w.add_body(Body("b", 1.0, 0.1, (5.0, 6.0)))
+    assert starts.of(w.snapshot()).tolist() == [[1.0, 2.0], [5.0, 6.0]]
+    assert starts.of(first).tolist() == [[1.0, 2.0]]  # the clock went back: afresh
+    w.advance_to(2.0)  # b, forgotten, is first seen again here
+    assert starts.of(w.snapshot()).tolist() == [[1.0, 2.0], [5.0, 6.0 - 0.5 * G]]

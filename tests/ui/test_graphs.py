@@ -179,3 +179,21 @@ def test_g_on_the_canvas_shows_the_graphs(qtbot, tmp_path):
     qtbot.keyClick(w.canvas, Qt.Key_G)
     assert not w.graphs_dock.isVisible() and not w.graphs_action.isChecked()
     w.close()
+
+
+def test_only_the_bodies_a_plot_may_show_are_kept_and_a_later_choice_is_read_whole(qtbot):
+    w = World(gravity=(0.0, -G))
+    for k in range(graphs.MAX_BODIES + 2):
+        w.add_body(Body(f"b{k}", 1.0, 0.1, (3.0 * k, 50.0 + k)))
+    bridge = FakeBridge(w)
+    p = GraphsPanel(bridge, 100.0)
+    qtbot.addWidget(p)
+    p.show()
+    bridge.run(1.0)
+    assert list(p.tracks) == [f"b{k}" for k in range(graphs.MAX_BODIES)]
+    last = f"b{graphs.MAX_BODIES + 1}"
+    p.set_selected(last)
+    assert list(p.curves[0]) == [last]
+    t, y = curve_data(p, 0, last)
+    assert np.array_equal(np.unique(t), np.arange(101) / 100.0)
+    assert y == pytest.approx(50.0 + graphs.MAX_BODIES + 1 - 0.5 * G * t * t, rel=1e-12)

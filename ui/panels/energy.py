@@ -21,21 +21,26 @@ class Starts:
     lesson) or a new scene starts afresh."""
 
     def __init__(self):
-        self._where: dict = {}
-        self._time = None
+        self.forget()
 
     def forget(self, *_) -> None:
-        self._where.clear()
+        self._where: dict = {}
         self._time = None
+        self._names = None
+        self._array = np.empty((0, 2))
 
     def of(self, snap) -> np.ndarray:
-        """The start position of every body of ``snap``, in its order."""
+        """The start position of every body of ``snap``, in its order (looked up body by body
+        only when the bodies change: this runs every frame)."""
         if self._time is not None and snap.time < self._time:
-            self._where.clear()
+            self.forget()
         self._time = snap.time
-        for name, p in zip(snap.names, snap.positions):
-            self._where.setdefault(name, (float(p[0]), float(p[1])))
-        return np.array([self._where[name] for name in snap.names]).reshape(-1, 2)
+        if snap.names != self._names:
+            for name, p in zip(snap.names, snap.positions):
+                self._where.setdefault(name, (float(p[0]), float(p[1])))
+            self._names = snap.names
+            self._array = np.array([self._where[name] for name in snap.names]).reshape(-1, 2)
+        return self._array
 
 
 def joules(value: float) -> str:

@@ -194,6 +194,10 @@ class GraphsPanel(QWidget):
 
     def set_selected(self, name) -> None:
         self.selected = name
+        if name is not None and name not in self.tracks and self._recording is not None:
+            self._recording = None  # not kept so far: read the recording again from its start
+            self.pull()
+            return
         for k in range(MAX_PLOTS):
             self._rebuild(k)
 
@@ -221,10 +225,14 @@ class GraphsPanel(QWidget):
         if not segments:
             return
         for seg in segments:
-            rows = np.concatenate([seg.data, seg.masses[:, :, None]], axis=2)
+            # only the bodies a plot may show are kept: the first MAX_BODIES, and the selected one
+            # (a body selected later is read from the recording's start: see set_selected)
             for b, name in enumerate(seg.names):
+                if name not in self.tracks and (len(self.tracks) >= MAX_BODIES and name != self.selected):
+                    continue
                 fresh = name not in self.tracks
-                self.tracks.setdefault(name, Track()).add(seg.times, rows[:, b, :])
+                rows = np.concatenate([seg.data[:, b, :], seg.masses[:, b, None]], axis=1)
+                self.tracks.setdefault(name, Track()).add(seg.times, rows)
                 if fresh:
                     for k in range(MAX_PLOTS):
                         self._rebuild(k)
