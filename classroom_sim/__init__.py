@@ -8,6 +8,7 @@
 from . import commands
 from .accelerations import Acceleration, ConstantAcceleration
 from .body import Body
+from .collision_log import COLUMNS as COLLISION_COLUMNS, Collision, CollisionLog, write_collisions_csv
 from .recording import Recorder, Recording, read_csv
 from .cli import default_lesson, lesson_files
 from .commands import CommandError
@@ -26,6 +27,9 @@ __all__ = [
     "Acceleration",
     "Answer",
     "Body",
+    "COLLISION_COLUMNS",
+    "Collision",
+    "CollisionLog",
     "CommandError",
     "ConstantAcceleration",
     "Control",
@@ -59,4 +63,5 @@ __all__ = [
     "run_until",
     "save_scene",
     "write_atomically",
+    "write_collisions_csv",
 ]

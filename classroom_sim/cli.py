@@ -8,6 +8,7 @@ never a traceback, and never a partial output file.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 import os
@@ -18,6 +19,7 @@ from importlib import resources
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from .collision_log import COLUMNS as COLLISION_COLUMNS, format_row
 from .events import EventError, answer_key
 from .files import write_atomically
 from .recording import LAYOUTS, CsvStream, sample_count
@@ -118,6 +120,8 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--csv", required=True, help="the CSV file to write; - for standard output")
     r.add_argument("--max-rows", type=_count, default=MAX_ROWS,
                    help=f"refuse a run that would write more data rows than this (default {MAX_ROWS:,})")
+    r.add_argument("--collisions", default=None, metavar="LOG.csv",
+                   help="also write one row per body-body collision to this CSV file")
     r.add_argument("--layout", choices=LAYOUTS, default="long", help="long (default): a row per body per sample; wide: a row per sample")
     s = sub.add_parser("screenshot", help="run a scene headless to a time and save its picture as PNG")
     s.add_argument("scene")
@@ -204,12 +208,15 @@ def _writable(path) -> Path:
     return out
 
 
-def _advance(world, name, duration: float, dt: float) -> None:
-    """Step ``world`` to ``duration`` s in steps of ``dt``, with a progress bar on a terminal."""
+def _advance(world, name, duration: float, dt: float, each=None) -> None:
+    """Step ``world`` to ``duration`` s in steps of ``dt``, with a progress bar on a terminal
+    (and ``each()`` after every step, if given)."""
     steps = max(1, math.ceil(duration / dt - 1e-9)) if duration > 0 else 0
     progress = _Progress(name, duration) if sys.stderr.isatty() and steps else None
     for k in range(1, steps + 1):
         world.advance_to(min(k * dt, duration))
+        if each is not None:
+            each()
         if progress:
             progress.show(world.time)
     if progress:
@@ -228,24 +235,50 @@ def _run(args) -> int:
         raise UsageError(f"{args.scene}: the run would write {rows:,} rows of CSV, more than --max-rows "
                          f"{args.max_rows:,} (sample less often, run shorter, or raise --max-rows)")
 
-    def write(f):
+    log = _writable(args.collisions) if args.collisions is not None else None
+    if log is not None and args.csv != "-" and log.resolve() == Path(args.csv).resolve():
+        raise UsageError(f"--collisions {args.collisions}: must be another file than --csv")
+
+    def write(f, each=None):
         stream = CsvStream(world, f, args.layout, rate=args.sample_rate, until=args.duration, start=0.0)
         try:
-            _advance(world, args.scene, args.duration, args.dt)
+            _advance(world, args.scene, args.duration, args.dt, each)
         finally:
             stream.stop()
 
+    def write_both(f):
+        if log is None:
+            return write(f)
+        _write_file(log, lambda g: write(f, _collision_rows(world, g)))
+
     with _terminated_as_interrupt():
         if args.csv == "-":
-            write(sys.stdout)
+            write_both(sys.stdout)
             sys.stdout.flush()
             return 0
-        out = _writable(args.csv)
-        try:
-            write_atomically(out, write)
-        except OSError as exc:
-            raise UsageError(f"{out}: cannot write: {exc.strerror or exc}") from None
+        _write_file(_writable(args.csv), write_both)
     return 0
+
+
+def _write_file(path, write) -> None:
+    """`write_atomically`, with a failure to write said in one line naming the file."""
+    try:
+        write_atomically(path, write)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def _collision_rows(world, f):
+    """Have ``world`` list its collisions; the function that writes the new ones to
+    ``f`` as CSV rows (`COLLISION_COLUMNS`), to be called after each step."""
+    out = csv.writer(f, lineterminator="\n")
+    out.writerow(COLLISION_COLUMNS)
+    world.collision_report = listed = []
+
+    def each():
+        out.writerows(format_row(c.row()) for c in listed)
+        listed.clear()
+    return each
 
 
 class _terminated_as_interrupt:

@@ -33,6 +33,7 @@ import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from .body import Body
+from .collision_log import CollisionLog
 from .commands import Command, CommandError
 from .events import LIMIT, EventError, Watch
 from .recording import LAYOUTS, Recorder, Recording
@@ -94,6 +95,9 @@ class Simulation:
         self._paused = False
         self._time_scale = 1.0
         self._recorder: Recorder | None = None
+        self.collisions = CollisionLog()
+        """The collisions of the run while `log_collisions` is on, for any thread to follow."""
+        self._logging = False
         self._watch = None  # (Watch, Future, the world time it gives up at) while a run waits for an event
         self._events: list = []  # events met in the last cycle: (Future, Measurement), answered after publishing
         self._exports = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{name} export")
@@ -237,6 +241,13 @@ class Simulation:
         `Recorder.since`; only the physics thread changes it."""
         return self._recorder
 
+    def log_collisions(self, on: bool) -> Future:
+        """List every body-body collision from now on in `collisions` (or stop listing)."""
+        return self._control(lambda: self._do_log_collisions(bool(on)))
+
+    def clear_collisions(self) -> Future:
+        return self._control(self.collisions.clear)
+
     def start_recording(self, rate: float = 100.0) -> Future:
         """Sample every body ``rate`` times per simulated second from now on: appended to
         the recording there is (stopped), if it was taken at the same rate; else a new one."""
@@ -370,6 +381,7 @@ class Simulation:
         self._world, self._initial = world, start
         self._do_pause()
         self.error = None
+        self._new_run()
 
     def _do_reset(self):
         self._cancel_watch()
@@ -379,8 +391,22 @@ class Simulation:
         self._world = copy.deepcopy(self._initial)
         self.error = None
         self._last = time.perf_counter()
+        self._new_run()
         if was_recording:
             self._do_start_recording(rate)
+
+    def _do_log_collisions(self, on):
+        self._logging = on
+        self.collisions.commit()
+        if on:
+            self.collisions.follow(self._world)
+        else:
+            self._world.collision_report = None
+
+    def _new_run(self):
+        """A new World runs: its collisions start a new log."""
+        self.collisions.clear()
+        self._do_log_collisions(self._logging)
 
     def _do_start_recording(self, rate):
         old = self._recorder
@@ -419,8 +445,10 @@ class Simulation:
                     break
         except Exception as exc:
             world._restore_motion(before)
+            self.collisions.discard()
             self._fail(exc)
             self._cancel_watch(f"the run stopped on an error: {exc}")
+        self.collisions.commit()
         self.cycles += 1
         self._busy += time.perf_counter() - began
 

@@ -15,6 +15,7 @@ import numpy as np
 from . import collisions, stepping
 from .accelerations import Acceleration, add_named, as_vector, remove_named, replace_named
 from .body import PALETTE, Body
+from .collision_log import collisions_of
 from .integrators import INTEGRATORS
 from .numbers import limit, real, shown
 from .snapshot import Settings, Snapshot, named_vectors
@@ -105,9 +106,9 @@ class World:
         self._state_dependent = False
         self._samplers: list = []
         self.collision_report: list | None = None
-        """Set to a list to have each collision appended to it as (time of the impact,
-        name_i, name_j (i before j in the file), normal from i to j, v_i before,
-        v_j before)."""
+        """Set to a list to have each body-body collision appended to it as a `Collision`
+        (the time of impact, the bodies in file order, their masses, velocities
+        just before and just after)."""
         self.lesson = None
         """The scene's `Lesson` (None for a scene without one), kept true to the bodies and saved with them."""
         self._angles: dict[str, float] = {}  # degrees: the last direction set for a body (for one at rest)
@@ -445,7 +446,7 @@ class World:
         acc = self._accelerations_now()
         report = self.collision_report
         size = 4 * len(self._names) + 64 if report is not None else 0
-        log = collisions.Log(np.empty((size, 2), np.int64), np.empty((size, 3, 2)), np.empty(size))
+        log = collisions.Log(np.empty((size, 2), np.int64), np.empty((size, 5, 2)), np.empty(size))
         count, flags = stepping.step(self._pos, self._vel, acc, self._radius, self._inv_mass, self._bounds_array,
                                      float(self._restitution), float(self._wall_restitution),
                                      collisions.METHODS[self._integrator],
@@ -456,13 +457,10 @@ class World:
             self.degraded["passes"] += 1
         if report is not None and count > size:
             self.degraded["log"] += 1
-        if report is not None:
-            for k in range(min(count, size)):
-                (i, j), (normal, vi, vj) = log.pairs[k], log.vectors[k]
-                if i > j:  # each collision named in file order, the normal from the first to the second
-                    i, j, normal, vi, vj = j, i, -normal, vj, vi
-                report.append((float(log.times[k]), self._names[i], self._names[j], normal.copy(), vi.copy(),
-                               vj.copy()))
+        if report is not None and count:
+            kept = min(count, size)
+            report.extend(collisions_of(log.times[:kept], log.pairs[:kept], log.vectors[:kept], self._names,
+                                        self._mass))
 
     # -- output -------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:

@@ -118,6 +118,14 @@ def _write(log, logged, t, i, j, nx, ny, b):
     return logged + 1
 
 
+@_jit
+def _write_after(log, k, i, j, b):
+    """Complete the log's row ``k`` (if it had room) with v_i and v_j after the collision."""
+    if k < len(log.times):
+        log.vectors[k, 3, 0], log.vectors[k, 3, 1] = b.vel[i, 0], b.vel[i, 1]
+        log.vectors[k, 4, 0], log.vectors[k, 4, 1] = b.vel[j, 0], b.vel[j, 1]
+
+
 @_jit(inline=True)
 def respond(b, i, j, nx, ny, e, span, t, log, logged, held):
     """Resolve bodies i and j, touching along n: if they close in, the 1D formula with
@@ -132,6 +140,7 @@ def respond(b, i, j, nx, ny, e, span, t, log, logged, held):
     if closing > resting:
         logged = _write(log, logged, t, i, j, nx, ny, b)
         _impulse(b, i, j, nx, ny, e, wi, wj)
+        _write_after(log, logged - 1, i, j, b)
     else:
         _impulse(b, i, j, nx, ny, 0.0, wi, wj)
     return True, logged

@@ -26,7 +26,7 @@ x + v s + c a s²), and the step's ``start`` and ``end`` (s)."""
 
 Log = namedtuple("Log", "pairs vectors times")
 """Room for the collisions of a step: ``pairs`` (i, j), ``vectors`` (the normal from i to
-j, v_i and v_j before) and ``times`` (s), one row each."""
+j, v_i and v_j before, v_i and v_j after) and ``times`` (s), one row each."""
 
 _kinematic = _jit(integrators.kinematic)
 _semi_implicit_euler = _jit(integrators.semi_implicit_euler)
