@@ -104,6 +104,9 @@ class Display:
     acceleration: bool = False
     trails: bool = True
     trail_seconds: float = 3.0
+    """How long a trail lasts, in simulated seconds; ``math.inf``: the whole run."""
+    named: bool = False
+    """Each body's named accelerations (its own, gravity, the shared ones) as thin labelled arrows."""
     names: bool = True
     projector: bool = False
     labels: bool = True
@@ -128,6 +131,8 @@ class Theme:
     arrow_width: float
     selection: str
     trail_width: float
+    halo: str = "#ffffff"
+    """Under every arrow, a little wider: the arrow shows on a body of its own colour."""
 
 
 NORMAL = Theme(background="#fafaf7", grid="#dedbd2", grid_width=1.0, label="#5a5a5a", font_pt=9.0,
