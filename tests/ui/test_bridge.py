@@ -6,17 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from classroom_sim import Body, World, read_csv
+from classroom_sim import read_csv
+from tests.ui.helpers import falling_world
 from ui.bridge import SimulationBridge
 
 UI = Path(__file__).resolve().parents[2] / "ui"
 G = 9.81
-
-
-def falling_world():
-    world = World(gravity=(0.0, -G))
-    world.add_body(Body("ball", 1.0, 0.1, (0.0, 10.0)))
-    return world
 
 
 @pytest.fixture

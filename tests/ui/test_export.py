@@ -5,17 +5,12 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog
 
-from classroom_sim import Body, World, read_csv
+from classroom_sim import read_csv
+from tests.ui.helpers import falling_world
 from ui import main_window
 from ui.main_window import MainWindow
 
 G = 9.81
-
-
-def falling_world():
-    world = World(gravity=(0.0, -G))
-    world.add_body(Body("ball", 1.0, 0.1, (0.0, 10.0)))
-    return world
 
 
 @pytest.fixture

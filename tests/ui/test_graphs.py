@@ -4,47 +4,12 @@ export PNG and SVG."""
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QObject, QSettings, Signal
+from PySide6.QtCore import QSettings
 
-from classroom_sim import Body, Recorder, World
+from classroom_sim import Body, World
+from tests.ui.helpers import G, FakeBridge, two_balls
 from ui.panels import graphs
 from ui.panels.graphs import GraphsPanel
-
-G = 9.81
-
-
-class FakeBridge(QObject):
-    """The bridge's graph verbs over a World stepped by the test (no thread: exact and quick)."""
-
-    snapshot = Signal(object)
-
-    def __init__(self, world):
-        super().__init__()
-        self.world = world
-        self.recorder = None
-        self.asked = []
-
-    @property
-    def recording(self):
-        return self.recorder is not None and self.recorder.next_time is not None
-
-    def record(self, on, rate, done=None):
-        self.recorder = Recorder(self.world, rate) if on else self.recorder
-
-    def samples_since(self, k):
-        self.asked.append(k)
-        return self.recorder, (self.recorder.since(k) if self.recorder is not None else [])
-
-    def run(self, until):
-        self.world.advance_to(until)
-        self.snapshot.emit(self.world.snapshot())
-
-
-def two_balls():
-    w = World(gravity=(0.0, -G))
-    w.add_body(Body("red", 1.0, 0.1, (0.0, 100.0), (2.0, 0.0), color="#d9534f"))
-    w.add_body(Body("blue", 3.0, 0.1, (5.0, 200.0), (0.0, 4.0), color="#2a6fdb"))
-    return w
 
 
 @pytest.fixture
