@@ -176,7 +176,9 @@ def _app(name: str):
 
 
 def _gui(args) -> int:
-    return _app("gui")(args.scene or str(default_lesson()), student=args.student)
+    if args.scene:  # the teacher chose the scene: no start page over it
+        return _app("gui")(args.scene, student=args.student, browse=False)
+    return _app("gui")(str(default_lesson()), student=args.student)
 
 
 def _set_pin(args) -> int:
@@ -187,9 +189,12 @@ def _screenshot(args) -> int:
     world = load_scene(args.scene)
     out = _writable(args.output)
     render = _app("screenshot")
-    _advance(world, args.scene, args.at, 1.0 / 240.0)
+
+    def advance(each) -> None:  # the app samples the trail as the world advances
+        _advance(world, args.scene, args.at, 1.0 / 240.0, lambda: each(world))
+
     try:
-        render(world, str(out), args.size or (1200, 800), args.projector)
+        render(world, str(out), args.size or (1200, 800), args.projector, advance=advance)
     except OSError as exc:
         raise UsageError(f"{out}: cannot write: {exc.strerror or exc}") from None
     return 0

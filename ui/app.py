@@ -27,9 +27,10 @@ def _application() -> QApplication:
     return app
 
 
-def main(scene_path: str, student: bool = False) -> int:
+def main(scene_path: str, student: bool = False, browse: bool = True) -> int:
     """Open the main window on the scene file (SceneError, before any window, if it is bad);
-    in student mode if ``student`` or if the lesson says so."""
+    in student mode if ``student`` or if the lesson says so; with the lessons browser over it
+    if ``browse`` (the default lesson: the start page), as the teacher's settings allow."""
     world = load_scene(scene_path)
     app = _application()
     from .main_window import MainWindow
@@ -39,7 +40,7 @@ def main(scene_path: str, student: bool = False) -> int:
     window.canvas.fit()
     from .browser import shows_at_start
 
-    if not window.student and shows_at_start(window.settings):
+    if browse and not window.student and shows_at_start(window.settings):
         QTimer.singleShot(0, window.open_browser)  # the start page: the lessons, over the default one
     # Ctrl-C in the terminal closes the window (and so stops the physics thread). Python
     # handles signals only between bytecodes: a timer lets it look now and then.
@@ -55,17 +56,37 @@ def main(scene_path: str, student: bool = False) -> int:
         window.bridge.close()
 
 
-def screenshot(world, out_path: str, size=SCREENSHOT_SIZE, projector: bool = False) -> None:
+def screenshot(world, out_path: str, size=SCREENSHOT_SIZE, projector: bool = False, advance=None,
+               trail_seconds: float | None = None) -> None:
     """Render ``world`` as the canvas would show it, fitted to an image of ``size``
-    pixels, and write it to ``out_path`` as PNG (complete or not at all)."""
+    pixels, and write it to ``out_path`` as PNG (complete or not at all).
+
+    ``advance(each)``, if given, first brings the world to the picture's time and calls
+    ``each(world)`` after every step: the trail the bodies leave on the way is drawn
+    too, its last ``trail_seconds`` (the canvas's own length unless given)."""
     _application()
     from .bridge import SimulationBridge
     from .canvas import Canvas
     from .picture import save_image
+    from .trails import Trails, trail_rows
+    from .view import Display
 
+    seconds = Display().trail_seconds if trail_seconds is None else float(trail_seconds)
+    trails = Trails()
+
+    def sample(w) -> None:
+        if trails.due(w.time):
+            snap = w.snapshot()
+            trails.add(snap, seconds, trail_rows(snap, None))
+
+    if advance is not None:
+        sample(world)
+        advance(sample)
     bridge = SimulationBridge(world, start=False)
     try:
         canvas = Canvas(bridge)
+        canvas.trails = trails
+        canvas.display.trail_seconds = seconds
         canvas.display.projector = projector
         canvas.resize(*size)
         canvas.view.width, canvas.view.height = size

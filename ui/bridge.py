@@ -32,6 +32,8 @@ class SimulationBridge(QObject):
     def __init__(self, world, parent=None, start: bool = True, paused: bool = True):
         super().__init__(parent)
         self._start_paused = paused
+        self._logging = False
+        self._wanting: set = set()  # the owners that want the collision log (`want_collisions`)
         self.simulation = self._simulation(world)
         self._last: Snapshot | None = None
         self._revision = None
@@ -97,6 +99,17 @@ class SimulationBridge(QObject):
         """Throw the recording away (recording goes on afresh if it was on)."""
         return self.watch(self.simulation.clear_recording(), done)
 
+    @property
+    def recording_full(self) -> bool:
+        """Whether sampling stopped because the recording reached its cap."""
+        return self.simulation.recording_full
+
+    @property
+    def samples(self) -> int:
+        """How many samples the recording holds (0 without one): cheap, asked before an export."""
+        recorder = self.simulation.recorder
+        return recorder.count if recorder is not None else 0
+
     def samples_since(self, k: int) -> tuple:
         """(recording, segments): the recording being kept (an object to compare by identity:
         a new one means start over from 0), and its samples from the k-th on
@@ -107,6 +120,33 @@ class SimulationBridge(QObject):
     def export_csv(self, path, layout: str = "long", done=None):
         """Write the recording to ``path`` in the background (a failure is emitted as ``refused``)."""
         return self.watch(self.simulation.export_csv(path, layout), done)
+
+    # -- the collision log ------------------------------------------------------------------------
+    def log_collisions(self, on: bool, done=None):
+        """List every body-body collision from now on (kept for the scenes opened later), or stop
+        (the log goes on while an owner of `want_collisions` still wants it)."""
+        self._logging = bool(on)
+        return self.watch(self.simulation.log_collisions(self._logging or bool(self._wanting)), done)
+
+    @property
+    def logging_collisions(self) -> bool:
+        """Whether the engine lists collisions (turned on, or wanted by an owner)."""
+        return self._logging or bool(self._wanting)
+
+    def want_collisions(self, owner, on: bool, done=None):
+        """``owner`` (a panel, a tool) wants the collision log kept (``on``), or no longer: the
+        log is kept while any owner wants it or `log_collisions` turned it on."""
+        (self._wanting.add if on else self._wanting.discard)(owner)
+        return self.watch(self.simulation.log_collisions(self._logging or bool(self._wanting)), done)
+
+    def collisions_since(self, k: int) -> tuple:
+        """(log, rows): the log being kept (compare ``(log, log.generation)``: another means
+        start over from 0) and its collisions from the k-th on (`CollisionLog.since`)."""
+        log = self.simulation.collisions
+        return log, log.since(k)
+
+    def clear_collisions(self, done=None):
+        return self.watch(self.simulation.clear_collisions(), done)
 
     def save_scene(self, path, done=None):
         """Save the World as it is now to ``path`` in the background."""
@@ -226,6 +266,8 @@ class SimulationBridge(QObject):
 
     def _simulation(self, world) -> Simulation:
         sim = Simulation(world)
+        if self._logging or self._wanting:
+            sim.log_collisions(True)
         if self._start_paused:
             sim.pause()  # a lesson starts still: the teacher presses play
         return sim

@@ -1,14 +1,16 @@
 """Canvas: draws a Snapshot in metres with y up, and lets the class point at it.
 
 Drawing: a grid with labelled metre ticks and a scale bar, the box, fading
-trails and the bodies as antialiased discs in their colours (all of them in one
-call, see `raster`), their names, velocity and acceleration arrows with a legend
-of their scale, and the selected body highlighted. Lines of one kind go into
-one path, drawn with one call.
+trails (see `trails`) and the bodies as antialiased discs in their colours (all
+of them in one call, see `raster`), their names, velocity and acceleration
+arrows with a legend of their scale (see `vectors`), and the selected body
+highlighted. Lines of one kind go into one path, drawn with one call.
 
 Interaction: click selects a body; dragging one moves it while paused and
 throws it while running; dragging empty space pans; the wheel zooms about the
-pointer; a context menu adds a body, deletes, fixes or frees one.
+pointer; a context menu adds a body, deletes, fixes or frees one. A resize
+refits the view to the box, unless the class zoomed or panned by hand since the
+last fit: then the view keeps its centre.
 """
 
 from __future__ import annotations
@@ -18,75 +20,29 @@ import time
 from collections import deque
 
 import numpy as np
-import pyqtgraph.functions as pgf
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 from PySide6.QtWidgets import QMenu, QWidget
 
 from classroom_sim import commands
 
+from .paint import pairs_path, panel
 from .raster import argb, layer
+from .trails import Trails, trail_lines, trail_rows
+from .vectors import Vectors
 from .view import NORMAL, PROJECTOR, Display, View, margins_for, nice, scene_extent
 
 MAX_LABELS = 40
 """Bodies beyond this many are drawn without their names (they would cover the picture)."""
-MAX_ARROWS = 500
-"""Beyond this many bodies only the selected one shows its arrows."""
-MAX_TRAILS = 30
-"""Beyond this many bodies only the selected one leaves a trail (a thicket of trails
-shows nothing, and costs the frame rate)."""
-TRAIL_SPACING = 1.0 / 30.0
-"""s of simulated time between two points of a trail."""
 THROW_WINDOW = 0.1
 """s of wall time over which a throw's release velocity is measured."""
-
-
-def _path(xs, ys):
-    """One QPainterPath of the segments (xs[2k], ys[2k]) - (xs[2k+1], ys[2k+1])."""
-    return pgf.arrayToQPath(np.asarray(xs, float).ravel(), np.asarray(ys, float).ravel(), connect="pairs")
-
-
-def arrow_segments(x0, y0, dx, dy, head_px):
-    """Shafts and heads of arrows from (x0, y0) along (dx, dy), in pixels, as segment end points."""
-    length = np.hypot(dx, dy)
-    keep = length > 1.0
-    x0, y0, dx, dy, length = x0[keep], y0[keep], dx[keep], dy[keep], length[keep]
-    if len(x0) == 0:
-        return np.empty(0), np.empty(0)
-    ux, uy = dx / length, dy / length
-    head = np.minimum(head_px, 0.4 * length)
-    x1, y1 = x0 + dx, y0 + dy
-    # the two barbs, 25 degrees off the shaft
-    c, s = math.cos(math.radians(25)), math.sin(math.radians(25))
-    bx1, by1 = x1 - head * (ux * c - uy * s), y1 - head * (uy * c + ux * s)
-    bx2, by2 = x1 - head * (ux * c + uy * s), y1 - head * (uy * c - ux * s)
-    xs = np.stack([x0, x1, x1, bx1, x1, bx2], axis=1)
-    ys = np.stack([y0, y1, y1, by1, y1, by2], axis=1)
-    return xs, ys
-
-
-class Trails:
-    """Where each body was over the last seconds, kept by the GUI from the snapshots it saw."""
-
-    def __init__(self):
-        self.samples: deque = deque()  # (time, names, positions, velocities)
-
-    def add(self, snapshot, seconds: float) -> None:
-        if self.samples and (snapshot.time < self.samples[-1][0] or snapshot.names != self.samples[-1][1]):
-            self.samples.clear()  # a reset, or bodies came or went: start afresh
-        if self.samples and snapshot.time < self.samples[-1][0] + TRAIL_SPACING:
-            return
-        self.samples.append((snapshot.time, snapshot.names, snapshot.positions, snapshot.velocities))
-        while self.samples and self.samples[0][0] < snapshot.time - seconds:
-            self.samples.popleft()
-
-    def clear(self) -> None:
-        self.samples.clear()
 
 
 class Canvas(QWidget):
     selected = Signal(object)
     """The name of the body just selected, or None."""
+    pointer = Signal(float, float)
+    """Where the mouse is over the canvas, in m."""
 
     def __init__(self, bridge, parent=None):
         super().__init__(parent)
@@ -99,18 +55,23 @@ class Canvas(QWidget):
         self.painted = None  # the Snapshot of the last frame painted
         self._frame_times: deque = deque(maxlen=120)
         self._drag = None  # ("pan", last pixel) or ("body", name, offset, history)
-        self._velocity_scale = None  # s: metres of arrow per m/s
-        self._acceleration_scale = None  # s²: metres of arrow per m/s²
+        self.vectors = Vectors()
         self._colors_for = None
         self._argb = np.empty(0, np.int64)
-        self._fitted = False
+        self._by_hand = False  # zoomed or panned by hand since the last fit
         self.editable = True
         """False in student mode: bodies can be selected, not dragged, added or deleted."""
         self.marker = None
         """None, or ((x, y) in m, text): where a prediction's event happened, ringed and labelled."""
         self.key_actions: dict = {}
         """Qt key -> QAction, for the keys the canvas answers when it has the focus."""
+        self.overlays: list = []
+        """What is drawn over the scene, in order (the tools of `ui.tools`): each has
+        ``draw(painter, canvas, snapshot, theme)``."""
+        self.tool = None
+        """The tool the mouse works (`ui.tools.Tool`), or None: select, drag, pan."""
         self.setFocusPolicy(Qt.StrongFocus)
+        self.setMouseTracking(True)  # (the pointer's coordinates, with no button down)
         self.setMinimumSize(320, 240)
         self.setContextMenuPolicy(Qt.DefaultContextMenu)
         self.setAttribute(Qt.WA_OpaquePaintEvent)
@@ -133,17 +94,22 @@ class Canvas(QWidget):
     def reset_scene(self, snapshot=None) -> None:
         """A new scene: forget trails, scales and selection, and fit the view."""
         self.trails.clear()
-        self._velocity_scale = self._acceleration_scale = None
+        self.vectors.reset()
         self.select(None)
-        self._fitted = False
         self.fit()
 
     def fit(self) -> None:
         """Fit the view to the box (or to the bodies)."""
         self.view.width, self.view.height = max(self.width(), 1), max(self.height(), 1)
         self.view.fit(*scene_extent(self.bridge.latest), margins=margins_for(self.theme))
-        self._fitted = True
+        self._by_hand = False
         self.update()
+
+    def refit(self) -> None:
+        """Fit the view again (the canvas changed size, or its margins), unless the class
+        zoomed or panned by hand since the last fit."""
+        if not self._by_hand:
+            self.fit()
 
     def set_marker(self, marker) -> None:
         """Mark ((x, y) m, text) on the canvas, or take the mark away (None)."""
@@ -152,6 +118,7 @@ class Canvas(QWidget):
 
     def zoom(self, factor: float) -> None:
         self.view.zoom(factor)
+        self._by_hand = True
         self.update()
 
     def select(self, name) -> None:
@@ -162,15 +129,14 @@ class Canvas(QWidget):
 
     def _on_snapshot(self, snap) -> None:
         if self.display.trails:
-            self.trails.add(snap, self.display.trail_seconds)
+            self.trails.add(snap, self.display.trail_seconds, trail_rows(snap, self.selection))
         if self.selection is not None and self.selection not in snap.names:
             self.select(None)
         self.update()
 
     def resizeEvent(self, event) -> None:
         self.view.width, self.view.height = max(self.width(), 1), max(self.height(), 1)
-        if not self._fitted:
-            self.fit()
+        self.refit()  # (else the centre stays: the view is anchored at its middle)
         super().resizeEvent(event)
 
     # -- drawing ------------------------------------------------------------------------
@@ -209,7 +175,8 @@ class Canvas(QWidget):
         sx, sy = view.to_screen(snap.positions[:, 0], snap.positions[:, 1])
         rs = snap.radii * view.scale
         lines = [grid[0]] if grid else []
-        trails = self._trail_lines(theme, snap)
+        trails = trail_lines(self.trails, snap, view, self._colors(snap), self.selection, self.display.trail_seconds,
+                             theme.trail_width) if self.display.trails else None
         if trails is not None:
             lines.append(trails)
         discs = (sx, sy, rs, self._colors(snap), argb(theme.outline),
@@ -227,13 +194,15 @@ class Canvas(QWidget):
             p.drawRect(QRectF(float(x0), float(y0), float(x1 - x0), float(y1 - y0)))
         if len(snap):
             self._draw_marks(p, theme, snap, sx, sy, rs)
-            self._draw_arrows(p, theme, snap)
+            self.vectors.draw(p, theme, self.display, snap, sx, sy, rs, width, height, self.selection)
         if grid and self.display.labels:
             self._draw_grid_labels(p, theme, *grid[1:])
         if self.display.labels:
             self._draw_scale_bar(p, theme)
         if self.marker is not None:
             self._draw_marker(p, theme)
+        for overlay in self.overlays:
+            overlay.draw(p, self, snap, theme)
 
     def _draw_marker(self, p, theme) -> None:
         """A ring and a cross where the event happened, with the measured value beside it."""
@@ -241,7 +210,7 @@ class Canvas(QWidget):
         mx, my = (float(v) for v in self.view.to_screen(x, y))
         r = 14.0 + 2.0 * theme.outline_px
         p.setBrush(Qt.NoBrush)
-        cross = _path([mx - 0.6 * r, mx + 0.6 * r, mx, mx], [my, my, my - 0.6 * r, my + 0.6 * r])
+        cross = pairs_path([mx - 0.6 * r, mx + 0.6 * r, mx, mx], [my, my, my - 0.6 * r, my + 0.6 * r])
         # dark on a pale halo: it shows on a ball of any colour, and on a washed-out projector
         for colour, width in ((theme.background, 7.0 + theme.outline_px), (theme.label, 3.0 + theme.outline_px)):
             p.setPen(QPen(QColor(colour), width))
@@ -256,7 +225,7 @@ class Canvas(QWidget):
         left = mx + r + 6.0 if mx + r + 6.0 + w < self.view.width else mx - r - 6.0 - w
         top = min(max(my - r - h, 4.0), self.view.height - h - 4.0)
         box = QRectF(left, top, w, h)
-        _panel(p, theme, box)
+        panel(p, theme, box)
         p.setPen(QPen(QColor(theme.label), 2.0))
         p.drawRoundedRect(box, 6.0, 6.0)
         p.setPen(QColor(theme.label))
@@ -298,34 +267,12 @@ class Canvas(QWidget):
         x1 = view.width - 16.0
         x0 = x1 - length_px
         y = view.height - 24.0 - theme.font_pt
-        _panel(p, theme, QRectF(x0 - 8, y - 12 - 2 * theme.font_pt, length_px + 16, 2 * theme.font_pt + 22))
+        panel(p, theme, QRectF(x0 - 8, y - 12 - 2 * theme.font_pt, length_px + 16, 2 * theme.font_pt + 22))
         pen = QPen(QColor(theme.label), max(2.0, theme.wall_width))
         p.setPen(pen)
-        p.drawPath(_path([x0, x1, x0, x0, x1, x1], [y, y, y - 5, y + 5, y - 5, y + 5]))
+        p.drawPath(pairs_path([x0, x1, x0, x0, x1, x1], [y, y, y - 5, y + 5, y - 5, y + 5]))
         p.drawText(QRectF(x0, y - 8 - 2 * theme.font_pt, length_px, 2 * theme.font_pt),
                    Qt.AlignHCenter | Qt.AlignBottom, _metres(length_m, length_m))
-
-    def _trail_lines(self, theme, snap):
-        """The trails as a batch of segments for `layer`, older parts paler; None when there are none."""
-        samples = [s for s in self.trails.samples if s[1] == snap.names]
-        if not self.display.trails or len(samples) < 2:
-            return None
-        if len(snap) <= MAX_TRAILS:
-            bodies = np.arange(len(snap))
-        elif self.selection in snap.names:
-            bodies = np.array([snap.index(self.selection)])
-        else:
-            return None
-        times = np.array([s[0] for s in samples] + [snap.time])
-        pos = np.stack([s[2][bodies] for s in samples] + [snap.positions[bodies]])  # (K, B, 2)
-        vel = np.stack([s[3][bodies] for s in samples] + [snap.velocities[bodies]])
-        times, pos = _smooth(times, pos, vel)
-        sx, sy = self.view.to_screen(pos[..., 0], pos[..., 1])
-        age = (snap.time - times[1:]) / max(self.display.trail_seconds, 1e-9)  # of each segment's end
-        alphas = np.broadcast_to((0.85 * np.clip(1.0 - age, 0.0, 1.0))[:, None], sx[1:].shape)
-        colors = np.broadcast_to(self._colors(snap)[bodies][None, :], sx[1:].shape)
-        return (sx[:-1].ravel(), sy[:-1].ravel(), sx[1:].ravel(), sy[1:].ravel(), colors.ravel(), alphas.ravel(),
-                theme.trail_width)
 
     def _colors(self, snap):
         if self._colors_for is not snap.colors:
@@ -339,7 +286,8 @@ class Canvas(QWidget):
         if fixed.any():  # a fixed body is marked with a cross
             fx, fy, fr = sx[fixed], sy[fixed], 0.5 * rs[fixed]
             p.setPen(QPen(QColor(theme.outline), theme.outline_px + 0.5))
-            p.drawPath(_path(np.stack([fx - fr, fx + fr, fx - fr, fx + fr], 1), np.stack([fy - fr, fy + fr, fy + fr, fy - fr], 1)))
+            p.drawPath(pairs_path(np.stack([fx - fr, fx + fr, fx - fr, fx + fr], 1),
+                                  np.stack([fy - fr, fy + fr, fy + fr, fy - fr], 1)))
         if self.selection is not None and self.selection in snap.names:
             i = snap.index(self.selection)
             r = max(float(rs[i]), 4.0) + 3.0 + theme.outline_px
@@ -350,64 +298,6 @@ class Canvas(QWidget):
             p.setPen(QColor(theme.label))
             for name, x, y, r in zip(snap.names, sx, sy, rs):
                 p.drawText(QPointF(float(x + 0.75 * r + 4), float(y - 0.75 * r - 2)), name)
-
-    def _arrow_scales(self, snap):
-        """Arrow lengths in m per m/s and per m/s², fixed for a scene (so arrows compare)
-        and chosen so that the scene's fastest body and strongest pull draw a fair length."""
-        extent = scene_extent(snap)
-        size = max(extent[2] - extent[0], extent[3] - extent[1])
-        if self._velocity_scale is None:
-            speed = float(np.max(np.hypot(*snap.velocities.T))) if len(snap) else 0.0
-            self._velocity_scale = nice(max(speed, 1.0) / (0.12 * size)) ** -1
-        if self._acceleration_scale is None:
-            acc = float(np.max(np.hypot(*snap.accelerations.T))) if len(snap) else 0.0
-            self._acceleration_scale = nice(max(acc, 1.0) / (0.08 * size)) ** -1
-        return self._velocity_scale, self._acceleration_scale
-
-    def _draw_arrows(self, p, theme, snap) -> None:
-        if not (self.display.velocity or self.display.acceleration):
-            return
-        view = self.view
-        vscale, ascale = self._arrow_scales(snap)
-        if len(snap) <= MAX_ARROWS:
-            rows = slice(None)
-        elif self.selection in snap.names:
-            rows = [snap.index(self.selection)]
-        else:
-            rows = []
-        sx, sy = view.to_screen(snap.positions[rows, 0], snap.positions[rows, 1])
-        head = 6.0 + 2.0 * theme.arrow_width
-        legend = []
-        for on, vectors, scale, color, unit in (
-            (self.display.velocity, snap.velocities[rows], vscale, theme.velocity, "m/s"),
-            (self.display.acceleration, snap.accelerations[rows], ascale, theme.acceleration, "m/s²"),
-        ):
-            if not on:
-                continue
-            k = scale * view.scale
-            xs, ys = arrow_segments(sx, sy, vectors[:, 0] * k, -vectors[:, 1] * k, head)
-            p.setPen(QPen(QColor(color), theme.arrow_width))  # (a round cap strokes 100x slower)
-            if len(xs):
-                p.drawPath(_path(xs, ys))
-            legend.append((color, unit, scale))
-        # The legend: what length one unit-ish arrow has.
-        y = 14.0 + theme.font_pt
-        if legend:
-            metrics = p.fontMetrics()
-            widest = max(metrics.horizontalAdvance(f"acceleration 000 {unit}") for _, unit, _ in legend)
-            _panel(p, theme, QRectF(view.width - 110.0 - widest - 8, 4.0, 110.0 + widest,
-                                    len(legend) * (2.2 * theme.font_pt + 6) + 8))
-        for color, unit, scale in legend:
-            value = nice(60.0 / (scale * view.scale))
-            length = value * scale * view.scale
-            xs, ys = arrow_segments(np.array([view.width - 24.0 - length]), np.array([y]),
-                                    np.array([length]), np.array([0.0]), head)
-            p.setPen(QPen(QColor(color), theme.arrow_width))
-            p.drawPath(_path(xs, ys))
-            label = f"{'velocity' if unit == 'm/s' else 'acceleration'} {value:g} {unit}"
-            p.drawText(QRectF(0, y - 2 * theme.font_pt, view.width - 32.0 - length, 3 * theme.font_pt),
-                       Qt.AlignRight | Qt.AlignVCenter, label)
-            y += 2.2 * theme.font_pt + 6
 
     # -- interaction ---------------------------------------------------------------------
     def body_at(self, sx: float, sy: float):
@@ -424,6 +314,10 @@ class Canvas(QWidget):
         if event.button() != Qt.LeftButton:
             return super().mousePressEvent(event)
         pos = event.position()
+        if self.tool is not None and self.tool.press(self, *self.view.to_world(pos.x(), pos.y())):
+            self._drag = ("tool",)
+            self.update()
+            return event.accept()
         name = self.body_at(pos.x(), pos.y())
         self.select(name)
         if name is None or not self.editable:
@@ -437,12 +331,18 @@ class Canvas(QWidget):
         event.accept()
 
     def mouseMoveEvent(self, event) -> None:
+        pos = event.position()
+        self.pointer.emit(*map(float, self.view.to_world(pos.x(), pos.y())))
         if self._drag is None:
             return
-        pos = event.position()
+        if self._drag[0] == "tool":
+            self.tool.move(self, *self.view.to_world(pos.x(), pos.y()))
+            self.update()
+            return
         if self._drag[0] == "pan":
             last = self._drag[1]
             self.view.pan(pos.x() - last.x(), pos.y() - last.y())
+            self._by_hand = True
             self._drag = ("pan", pos)
             self.update()
             return
@@ -459,7 +359,15 @@ class Canvas(QWidget):
 
     def mouseReleaseEvent(self, event) -> None:
         drag, self._drag = self._drag, None
-        self.unsetCursor()
+        if self.tool is not None:
+            self.setCursor(Qt.CrossCursor)
+        else:
+            self.unsetCursor()
+        if drag is not None and drag[0] == "tool":
+            pos = event.position()
+            self.tool.release(self, *self.view.to_world(pos.x(), pos.y()))
+            self.update()
+            return
         if drag is None or drag[0] != "body":
             return
         _, name, _, history = drag
@@ -491,10 +399,15 @@ class Canvas(QWidget):
         else:
             super().keyPressEvent(event)
 
+    def leaveEvent(self, event) -> None:
+        self.pointer.emit(math.nan, math.nan)
+        super().leaveEvent(event)
+
     def wheelEvent(self, event) -> None:
         steps = event.angleDelta().y() / 120.0
         pos = event.position()
         self.view.zoom(1.15 ** steps, pos.x(), pos.y())
+        self._by_hand = True
         self.update()
         event.accept()
 
@@ -541,32 +454,6 @@ class Canvas(QWidget):
         self.bridge.send(commands.AddBody(name, 1.0, radius, (x, y)),
                          done=lambda ok: ok and self.select(name))
         return name
-
-
-def _panel(p, theme, rect) -> None:
-    """A pale, rounded backing that keeps a legend readable over the scene."""
-    back = QColor(theme.background)
-    back.setAlpha(215)
-    p.setPen(Qt.NoPen)
-    p.setBrush(back)
-    p.drawRoundedRect(rect, 6.0, 6.0)
-    p.setBrush(Qt.NoBrush)
-
-
-def _smooth(times, pos, vel):
-    """Fill the gaps of a trail (a slow frame) with points on the cubic through both ends
-    with their velocities: exactly the parabola of a body under constant acceleration."""
-    steps = np.diff(times)
-    if len(steps) == 0 or steps.max() <= 1.5 * TRAIL_SPACING:
-        return times, pos
-    out_t, out_p = [times[:1]], [pos[:1]]
-    for k, dt in enumerate(steps):
-        m = int(min(np.ceil(dt / TRAIL_SPACING), 60)) if dt > 1.5 * TRAIL_SPACING else 1
-        u = (np.arange(1, m + 1) / m)[:, None, None]
-        h00, h10, h01, h11 = 2 * u**3 - 3 * u**2 + 1, u**3 - 2 * u**2 + u, -2 * u**3 + 3 * u**2, u**3 - u**2
-        out_p.append(h00 * pos[k] + h10 * dt * vel[k] + h01 * pos[k + 1] + h11 * dt * vel[k + 1])
-        out_t.append(times[k] + dt * u[:, 0, 0])
-    return np.concatenate(out_t), np.concatenate(out_p)
 
 
 def _inside(bounds, r: float, x: float, y: float):

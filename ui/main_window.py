@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
     QDockWidget,
-    QDoubleSpinBox,
     QFileDialog,
     QFrame,
     QLabel,
@@ -31,18 +30,25 @@ from .browser import LessonBrowser
 from .bridge import SimulationBridge
 from .canvas import Canvas
 from .panels.energy import EnergyPanel, Starts
+from .panels.collisions import CollisionsPanel
 from .panels.graphs import GraphsPanel
+from .tools.toolbox import Toolbox
+from .tools import stopwatch
 from .panels.inspector import Inspector
 from .panels.lesson import LessonPanel
+from .panels.table import TablePanel
 from .keys import KeysToEditors
 from .panels.world_panel import WorldPanel
-from .picture import save_image
+from .picture import csv_named, save_image
 from .recent import RecentFiles
 from .status import MessageBar, StatusLine
 from .student import StudentLock
+from .trails import length_box
 
 TIME_SCALES = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
 RECORD_RATE = 100.0
+FULL = ("The recording is full, so recording stopped. What was recorded is kept: export it, "
+        "or clear it (Simulation › Clear recording) to record again.")
 """Samples per simulated second while recording."""
 LONG_FILTER = "CSV, one row per body per sample (long) (*.csv)"
 WIDE_FILTER = "CSV, one row per sample (wide) (*.csv)"
@@ -82,6 +88,10 @@ class MainWindow(QMainWindow):
         self.graphs_dock.setWidget(self.graphs_panel)
         self.addDockWidget(Qt.BottomDockWidgetArea, self.graphs_dock)
         self.graphs_dock.hide()
+        self.table_panel = TablePanel(self.bridge, RECORD_RATE)
+        self.table_dock = self.table_panel.dock_in(self, beside=self.graphs_dock)  # a tab beside the graphs
+        self.collisions_panel = CollisionsPanel(self.bridge)
+        self.collisions_dock = self.collisions_panel.dock_in(self, beside=self.table_dock)
         self.lesson_panel = LessonPanel(self.bridge)
         self.lesson_dock = self._dock("Lesson", self.lesson_panel, Qt.LeftDockWidgetArea)
         self.lesson_dock.widget().setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
@@ -92,6 +102,8 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self._build_menus()
         self._build_status()
+        self.toolbox = Toolbox(self, RECORD_RATE)  # the classroom's tools: a toolbar group, a menu, shortcuts
+        self.stopwatch = stopwatch.install(self)  # its panel, overlay and action (W): `stopwatch_action`
 
         self.bridge.revised.connect(self._revised)
         self.bridge.snapshot.connect(self._snapshot)
@@ -100,6 +112,8 @@ class MainWindow(QMainWindow):
         self.bridge.replaced.connect(self._replaced)
         self.canvas.selected.connect(self._selected)
         self.canvas.selected.connect(self.graphs_panel.set_selected)
+        self.canvas.selected.connect(self.table_panel.set_selected)
+        self._said_full = False
         self._status_timer = QTimer(self)
         self._status_timer.setInterval(250)
         self._status_timer.timeout.connect(self._update_status)
@@ -166,6 +180,7 @@ class MainWindow(QMainWindow):
         self.velocity_action = self._action("Velocity arrows", lambda on: self._show("velocity", on), "V", True)
         self.acceleration_action = self._action("Acceleration arrows", lambda on: self._show("acceleration", on),
                                                 "A", True)
+        self.named_action = self._action("Named accelerations", lambda on: self._show("named", on), checkable=True)
         self.trails_action = self._action("Trails", lambda on: self._show("trails", on), "T", True)
         self.names_action = self._action("Names", lambda on: self._show("names", on), "N", True)
         self.projector_action = self._action("Projector mode", self.set_projector, "F5", True,
@@ -212,13 +227,7 @@ class MainWindow(QMainWindow):
         bar.addSeparator()
         for action in (self.velocity_action, self.acceleration_action, self.trails_action):
             bar.addAction(action)
-        self.trail_seconds = QDoubleSpinBox()
-        self.trail_seconds.setRange(0.5, 60.0)
-        self.trail_seconds.setDecimals(1)
-        self.trail_seconds.setSuffix(" s")
-        self.trail_seconds.setValue(self.canvas.display.trail_seconds)
-        self.trail_seconds.setToolTip("How long a trail lasts, in simulated seconds")
-        self.trail_seconds.valueChanged.connect(self._trail_length)
+        self.trail_seconds = length_box(self.canvas.display, self.canvas.update)
         bar.addWidget(self.trail_seconds)
         bar.addAction(self.fit_action)
         self.addToolBar(bar)
@@ -242,7 +251,8 @@ class MainWindow(QMainWindow):
         sim.addSeparator()
         sim.addAction(self.delete_action)
         view = menus.addMenu("&View")
-        for action in (self.velocity_action, self.acceleration_action, self.trails_action, self.names_action):
+        for action in (self.velocity_action, self.acceleration_action, self.named_action, self.trails_action,
+                       self.names_action):
             view.addAction(action)
         view.addSeparator()
         for action in (self.zoom_in_action, self.zoom_out_action, self.fit_action):
@@ -251,6 +261,8 @@ class MainWindow(QMainWindow):
         view.addAction(self.projector_action)
         view.addSeparator()
         view.addAction(self.graphs_action)
+        view.addAction(self.table_dock.toggleViewAction())
+        view.addAction(self.collisions_dock.toggleViewAction())
         self.panel_actions = [dock.toggleViewAction() for dock in self.docks]
         for action in self.panel_actions:
             action.setText(f"{action.text()} panel")
@@ -322,8 +334,9 @@ class MainWindow(QMainWindow):
         """Show the graphs below the canvas (two fifths of the height), or hide them."""
         self.graphs_dock.setVisible(bool(on))
         if on:
+            self.graphs_dock.raise_()  # in front of the data table, its neighbour tab
             self.resizeDocks([self.graphs_dock], [int(0.4 * self.height())], Qt.Vertical)
-        QTimer.singleShot(0, self.canvas.fit)  # once the canvas has its new height
+        QTimer.singleShot(0, self.canvas.refit)  # once the canvas has its new height
 
     def set_time_scale(self, scale: float) -> None:
         self.bridge.time_scale = scale
@@ -340,13 +353,19 @@ class MainWindow(QMainWindow):
         self.bridge.clear_recording(lambda ok: ok and self.statusBar().showMessage("Recording cleared", 3000))
 
     def export_csv(self) -> None:
+        if not self.bridge.samples:  # said at once, before asking for a file name
+            step = "Play" if self.bridge.recording else "Record and Play"
+            self.messages.say(f"Nothing has been recorded yet: press {step}, then export.")
+            return
         path, chosen = QFileDialog.getSaveFileName(self, "Export the recording as CSV", self._suggest(".csv"),
                                                    f"{LONG_FILTER};;{WIDE_FILTER}")
         if path:
             self.export_csv_to(path, "wide" if chosen == WIDE_FILTER else "long")
 
     def export_csv_to(self, path, layout: str = "long"):
-        """Write the recording to ``path`` in the background; the message bar reports a failure."""
+        """Write the recording to ``path`` (``.csv`` added if missing) in the background; the
+        message bar reports a failure."""
+        path = csv_named(path)
         return self.bridge.export_csv(path, layout,
                                       lambda ok: ok and self.statusBar().showMessage(f"Saved {path}", 5000))
 
@@ -433,17 +452,13 @@ class MainWindow(QMainWindow):
             self.canvas.trails.clear()
         self.canvas.update()
 
-    def _trail_length(self, seconds: float) -> None:
-        self.canvas.display.trail_seconds = float(seconds)
-        self.canvas.update()
-
     def set_projector(self, on: bool) -> None:
         """Larger type, thicker lines and arrows, high contrast: for the back of the room."""
         self.canvas.display.projector = bool(on)
         font = QFont(self.font())
         font.setPointSizeF(14.0 if on else QFont().pointSizeF())
-        for widget in (self.world_panel, self.inspector, self.energy_panel, self.graphs_panel, self.toolbar,
-                       self.statusBar()):
+        for widget in (self.world_panel, self.inspector, self.energy_panel, self.graphs_panel, self.table_panel,
+                       self.collisions_panel, self.toolbar, self.toolbox.toolbar, self.statusBar()):
             widget.setFont(font)
         self.graphs_panel.set_projector(bool(on))
         self.lesson_panel.set_fonts(bool(on))
@@ -466,7 +481,7 @@ class MainWindow(QMainWindow):
         shown = [d for d in self.docks if not d.isHidden()]
         self.resizeDocks(shown, [max(1, int(self.width() * (lesson if d is self.lesson_dock else side)))
                                  for d in shown], Qt.Horizontal)
-        QTimer.singleShot(0, self.canvas.fit)  # once the docks have their new width
+        QTimer.singleShot(0, self.canvas.refit)  # once the docks have their new width
 
     # -- updates from the physics thread -------------------------------------------------------------
     def _revised(self, snap) -> None:
@@ -517,6 +532,10 @@ class MainWindow(QMainWindow):
         self._update_play()
         if self.record_action.isChecked() != self.bridge.recording:
             self.record_action.setChecked(self.bridge.recording)
+        if self.bridge.recording_full != self._said_full:  # said once, when sampling stops at the cap
+            self._said_full = self.bridge.recording_full
+            if self._said_full:
+                self.messages.say(FULL)
 
     def _set_title(self, world) -> None:
         title = (world.lesson.title if world.lesson else "") or (self.path.stem if self.path else "")

@@ -1,6 +1,9 @@
-"""Writing a picture of the canvas: a PNG file, complete or not at all."""
+"""Writing a picture of the canvas: a PNG file, complete or not at all; and the name
+an exported CSV file gets."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 
@@ -18,3 +21,10 @@ def save_image(image, path) -> None:
     payload = bytes(data)
     write_atomically(path, lambda f: f.write(payload), encoding=None)
 
+
+
+def csv_named(path) -> Path:
+    """``path``, with ``.csv`` added unless it already ends so (in any case): what a class
+    typed as "run 2" or "run.2" is saved as "run 2.csv" or "run.2.csv"."""
+    path = Path(path)
+    return path if path.suffix.lower() == ".csv" else path.with_name(path.name + ".csv")

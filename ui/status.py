@@ -1,6 +1,6 @@
 """The window's status line and message bar: what the app says about itself.
 
-`StatusLine`: the time, the number of bodies, physics cycles and frames per second,
+`StatusLine`: where the pointer is (m), the time, the number of bodies, physics cycles and frames per second,
 and "⚠ N steps simplified" when a cap cut a step's work short (its tooltip says
 why). `MessageBar`: a visible strip above the canvas for what went wrong.
 """
@@ -47,8 +47,14 @@ class StatusLine:
         self.degraded = QLabel()
         self.degraded.setStyleSheet("color: #9c4a00;")
         self.degraded.setTextFormat(Qt.PlainText)
-        for label in (self.degraded, self.time, self.bodies, self.cycles, self.fps):
+        self.pointer = QLabel()
+        self.pointer.setToolTip("Where the pointer is over the canvas, in metres")
+        for label in (self.pointer, self.degraded, self.time, self.bodies, self.cycles, self.fps):
             bar.addPermanentWidget(label)
+
+    def point(self, x: float, y: float) -> None:
+        """The pointer is at (x, y) m over the canvas (NaN: it left the canvas)."""
+        self.pointer.setText("" if x != x else f"pointer x = {x:.3f} m, y = {y:.3f} m")
 
     def show(self, snap, cycles_per_second: float, fps: float, degraded: dict) -> None:
         """The newest snapshot, the physics rate, the canvas's frame rate and the steps cut short by kind."""

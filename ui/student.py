@@ -104,6 +104,9 @@ class StudentLock:
         for action in w.panel_actions:
             action.setEnabled(not on)
         w.canvas.editable = not on
+        w.toolbox.launcher_action.setEnabled(not on)  # launching is editing; measuring is not
+        if on and w.canvas.tool is w.toolbox.launcher:
+            w.toolbox.use(None)
         w.lesson_panel.export_button.setEnabled(not on)
         w.unlock_action.setEnabled(on)
         w.unlock_action.setVisible(on)

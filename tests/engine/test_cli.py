@@ -192,15 +192,16 @@ def test_gui_starts_the_registered_app_on_the_default_lesson(monkeypatch):
 
     class App:
         def load(self):
-            return lambda scene, student=False: started.append((scene, student)) or 0
+            return lambda scene, student=False, browse=True: started.append((scene, student, browse)) or 0
 
     monkeypatch.setattr(cli, "entry_points", lambda **kw: [App()] if kw == {"group": cli.APPS, "name": "gui"} else [])
     assert main([]) == 0
     assert main(["other.toml"]) == 0
     assert main(["gui", "--student", "other.toml"]) == 0
     assert main(["--student"]) == 0
-    assert started[0][0].endswith("projectile.toml") and started[1] == ("other.toml", False)
-    assert started[2] == ("other.toml", True) and started[3][0].endswith("projectile.toml") and started[3][1]
+    # the lessons browser opens over the default lesson, not over a scene the teacher chose
+    assert started[0][0].endswith("projectile.toml") and started[0][2] and started[1] == ("other.toml", False, False)
+    assert started[2] == ("other.toml", True, False) and started[3][0].endswith("projectile.toml") and started[3][1]
 
 
 # -- answers: the key of a lesson's predictions ---------------------------------------------------------------

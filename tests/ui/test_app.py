@@ -344,7 +344,7 @@ def test_the_app_starts_on_a_bad_scene_with_one_line_and_no_window(tmp_path, cap
 
 
 def test_a_trail_with_a_gap_follows_the_parabola():
-    from ui.canvas import _smooth
+    from ui.trails import smooth as _smooth
 
     g = np.array([0.0, -G])
     t = np.array([0.0, 0.7, 0.75])  # a slow frame: 0.7 s between two samples

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from classroom_sim import COLLISION_COLUMNS, write_collisions_csv
 
+from ..picture import csv_named
 from .table import SampleView, bottom_dock, rounded
 
 ORDER = (0, 1, 2, 13, 14, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
@@ -242,9 +243,7 @@ class CollisionsPanel(QWidget):
     def export_to(self, path) -> bool:
         """Write the whole log to ``path`` (``.csv`` added if it has no suffix); False (and
         said) if it could not be written."""
-        path = str(path)
-        if "." not in path.rsplit("/", 1)[-1]:
-            path += ".csv"
+        path = csv_named(path)
         try:
             write_collisions_csv(path, self._log[0].since(0) if self._log else [])
         except OSError as exc:
