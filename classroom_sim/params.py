@@ -15,6 +15,17 @@ import math
 WORLD_PARAMS = ("gravity.x", "gravity.y", "restitution", "wall_restitution")
 BODY_PARAMS = ("mass", "radius", "position.x", "position.y", "velocity.x", "velocity.y", "speed", "angle")
 
+UNITS = {"gravity.x": "m/s²", "gravity.y": "m/s²", "restitution": "", "wall_restitution": "", "mass": "kg",
+         "radius": "m", "position.x": "m", "position.y": "m", "velocity.x": "m/s", "velocity.y": "m/s",
+         "speed": "m/s", "angle": "°"}
+"""The unit of each kind of parameter path (its last part or two)."""
+
+WORDS = {"gravity.x": "gravity (x)", "gravity.y": "gravity (y)", "restitution": "restitution",
+         "wall_restitution": "wall restitution", "mass": "mass", "radius": "radius", "position.x": "position (x)",
+         "position.y": "position (y)", "velocity.x": "velocity (x)", "velocity.y": "velocity (y)", "speed": "speed",
+         "angle": "angle"}
+"""What each kind of parameter path is called in a sentence."""
+
 
 def split_param(param, body_names) -> tuple:
     """(body name or None, quantity) of a parameter path, e.g. ``("A", "velocity.x")``
@@ -39,6 +50,24 @@ def param_body(param) -> str | None:
             if param.endswith("." + quantity) and len(param) > len("bodies.") + len(quantity) + 1:
                 return param[len("bodies."):-len(quantity) - 1]
     return None
+
+
+def param_unit(param: str) -> str:
+    """The unit of the number a parameter path names (``"m/s"`` for ``bodies.A.speed``)."""
+    for tail, unit in UNITS.items():
+        if param.endswith("." + tail):
+            return unit
+    return ""
+
+
+def param_words(param: str) -> str:
+    """A parameter path as a sentence says it: ``"ball speed"`` for ``bodies.ball.speed``,
+    ``"gravity (y)"`` for ``world.gravity.y``."""
+    body = param_body(param)
+    for tail, words in WORDS.items():
+        if param.endswith("." + tail):
+            return words if body is None else f"{body} {words}"
+    return param
 
 
 def angle_of(vx: float, vy: float, rest_angle: float = 0.0) -> float:
