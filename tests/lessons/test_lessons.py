@@ -1,12 +1,13 @@
 """Every shipped lesson loads, runs headless and is complete; every prediction's answer
 equals the textbook formula, computed here from the step's own numbers."""
 
+import copy
 import math
 
 import numpy as np
 import pytest
 
-from classroom_sim import answer_key, load_scene
+from classroom_sim import answer_key, commands, load_scene, read_param
 from classroom_sim.cli import lesson_files, main
 
 LESSONS = {p.stem: p for p in lesson_files()}
@@ -191,3 +192,43 @@ def test_answers_command_prints_the_key(capsys):
     assert lines[0].startswith("steps[0] How high?: height = ") and lines[0].endswith(" s)")
     value = float(lines[0].split(" = ")[1].split()[0])
     assert value == pytest.approx(v * v / (2 * 9.81), rel=1e-12)
+
+
+# -- per-student variants: each student's key is the textbook on that student's numbers -------------
+
+VARIED = sorted(stem for stem, p in LESSONS.items() if load_scene(p).lesson.variants)
+
+
+def test_at_least_three_lessons_have_variants():
+    assert {"projectile", "ledge", "collision_1d"} <= set(VARIED)
+
+
+@pytest.mark.parametrize("stem", VARIED)
+def test_each_students_key_matches_the_textbook_on_the_students_numbers(stem):
+    from classroom_sim.variants import grid, sheets
+
+    world = load_scene(LESSONS[stem])
+    drawn = set()
+    for sheet in sheets(world, 6, seed=11):
+        w, lesson = sheet.world, sheet.world.lesson
+        for d in sheet.values:  # the student's numbers are the start of the student's world
+            assert read_param(w.snapshot(), d.param) == pytest.approx(d.value, rel=1e-12, abs=1e-12)
+            drawn.add(d.value)
+        assert len(sheet.answers) == len(ANSWERS[stem])
+        for answer, formula in zip(sheet.answers, ANSWERS[stem]):
+            expected = formula(lesson.prepare(w, answer.step))
+            assert answer.value == pytest.approx(expected, rel=1e-9, abs=1e-9), (stem, sheet.student, answer)
+    assert len(drawn) > 1  # the students got different numbers
+    # the ends of each grid keep every event inside the box (no wall in the way): the textbook holds
+    for v in world.lesson.variants:
+        for value in (grid(v)[0], grid(v)[-1]):
+            w = lesson_with(world, v.param, value)
+            for answer, formula in zip(answer_key(w), ANSWERS[stem]):
+                expected = formula(w.lesson.prepare(w, answer.step))
+                assert answer.value == pytest.approx(expected, rel=1e-9, abs=1e-9), (stem, v.param, value)
+
+
+def lesson_with(world, param, value):
+    w = copy.deepcopy(world)
+    commands.SetParameter(param, value).apply(w)
+    return w
