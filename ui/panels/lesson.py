@@ -35,13 +35,9 @@ from PySide6.QtWidgets import (
 )
 
 from classroom_sim import commands, read_param, write_atomically
+from classroom_sim.params import param_unit
 
 from ..widgets import SliderField
-
-UNITS = {"gravity.x": "m/s²", "gravity.y": "m/s²", "restitution": "", "wall_restitution": "", "mass": "kg",
-         "radius": "m", "position.x": "m", "position.y": "m", "velocity.x": "m/s", "velocity.y": "m/s",
-         "speed": "m/s", "angle": "°"}
-"""The unit of each kind of parameter path (its last part or two)."""
 
 MOTION = (".position.x", ".position.y", ".velocity.x", ".velocity.y", ".speed", ".angle")
 """The parameter paths that change as the body moves."""
@@ -50,14 +46,7 @@ RIGHT, WRONG = "#1a7f37", "#c01c28"
 """Colours of a result within the tolerance and outside it (always with a word as well)."""
 
 
-def param_unit(param: str) -> str:
-    for tail, unit in UNITS.items():
-        if param.endswith("." + tail):
-            return unit
-    return ""
-
-
-def _number(value: float) -> str:
+def number_text(value: float) -> str:
     """A measured or typed number as a teacher writes it: 4 significant figures."""
     if not math.isfinite(value):
         return str(value)
@@ -105,10 +94,10 @@ class PredictionsModel(QAbstractTableModel):
         return None
 
     def cells(self, row: Row) -> list:
-        difference = "" if row.predicted is None else _number(row.predicted - row.measured)
+        difference = "" if row.predicted is None else number_text(row.predicted - row.measured)
         within = "" if row.within is None else ("yes" if row.within else "no")
-        return [row.clock, row.step, row.question, "" if row.predicted is None else _number(row.predicted),
-                _number(row.measured), row.unit, difference, within]
+        return [row.clock, row.step, row.question, "" if row.predicted is None else number_text(row.predicted),
+                number_text(row.measured), row.unit, difference, within]
 
     def data(self, index, role=Qt.DisplayRole):
         if not index.isValid():
@@ -350,10 +339,10 @@ class LessonPanel(QWidget):
             field = SliderField(c.min, c.max, decimals=decimals, suffix=unit)
             if c.step is not None:
                 field.field.setSingleStep(c.step)
-            field.setToolTip(f"{c.label}: from {_number(c.min)} to {_number(c.max)} {unit}".rstrip())
+            field.setToolTip(f"{c.label}: from {number_text(c.min)} to {number_text(c.max)} {unit}".rstrip())
             field.display(self.values.get(c.param, read_param(snap, c.param)), force=True)
             field.edited.connect(lambda value, c=c: self.set_control(c.label, value))
-            label = _words(f"{c.label}   ({_number(c.min)} to {_number(c.max)})")
+            label = _words(f"{c.label}   ({number_text(c.min)} to {number_text(c.max)})")
             self.controls_form.addRow(label, field)
             self.fields[c.param] = field
         self.controls_box.setVisible(bool(controls))
@@ -402,7 +391,7 @@ class LessonPanel(QWidget):
             self._say(_sentence("The run cannot start", exc))
             return
         text = self.prediction_entry.text().strip().replace(",", ".")
-        predicted = float(text) if text and _is_number(text) else None  # as typed when Run was pressed
+        predicted = float(text) if text and _isnumber_text(text) else None  # as typed when Run was pressed
         self._cancel_run()
         self.marker.emit(None)
         self.entering = self.bridge.restart(world)
@@ -432,16 +421,16 @@ class LessonPanel(QWidget):
         predict = self.lesson.steps[step].predict
         measured = m.value(predict.quantity)
         within = None if predicted is None else predict.within(predicted, measured)
-        self.marker.emit((m.position, f"{_number(measured)} {predict.unit}"))
-        lines = [f"Measured: {_number(measured)} {predict.unit}   (at t = {m.time:.3f} s)"]
+        self.marker.emit((m.position, f"{number_text(measured)} {predict.unit}"))
+        lines = [f"Measured: {number_text(measured)} {predict.unit}   (at t = {m.time:.3f} s)"]
         if predicted is None:
             self.verdict.setText("Measured")
             self.verdict.setStyleSheet("")
         else:
             diff = predicted - measured
             share = f" ({100 * diff / measured:+.1f}%)" if measured else ""
-            lines.insert(0, f"Your prediction: {_number(predicted)} {predict.unit}")
-            lines.append(f"Difference: {_number(diff)} {predict.unit}{share}")
+            lines.insert(0, f"Your prediction: {number_text(predicted)} {predict.unit}")
+            lines.append(f"Difference: {number_text(diff)} {predict.unit}{share}")
             lines.append(f"Tolerance: within {100 * predict.tolerance:g}%")
             self.verdict.setText("✔ Right: within the tolerance" if within else "✘ Not quite: outside the tolerance")
             self.verdict.setStyleSheet(f"color: {RIGHT if within else WRONG};")
@@ -498,7 +487,7 @@ def _sentence(lead: str, exc) -> str:
     return f"{lead}: {why}."
 
 
-def _is_number(text: str) -> bool:
+def _isnumber_text(text: str) -> bool:
     try:
         return math.isfinite(float(text))
     except ValueError:
