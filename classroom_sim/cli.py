@@ -1,5 +1,5 @@
 """The command line: ``classroom-sim [gui] [--student] [SCENE]``, ``run``, ``screenshot``,
-``validate``, ``lessons``, ``answers``, ``set-pin``.
+``validate``, ``lessons``, ``answers``, ``variants``, ``worksheet``, ``set-pin``.
 
 Bad input exits with status 2 and one line naming the file and the field;
 never a traceback, and never a partial output file.
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import math
 import os
@@ -23,9 +24,10 @@ from .collision_log import COLUMNS as COLLISION_COLUMNS, format_row
 from .events import EventError, answer_key
 from .files import write_atomically
 from .recording import LAYOUTS, CsvStream, sample_count
-from .scene import SceneError, load_scene
+from .scene import SceneError, dumps_scene, load_scene
+from .variants import MAX_STUDENTS, VariantError, sheets
 
-COMMANDS = ("gui", "run", "screenshot", "validate", "lessons", "answers", "set-pin")
+COMMANDS = ("gui", "run", "screenshot", "validate", "lessons", "answers", "variants", "worksheet", "set-pin")
 DEFAULT_LESSON = "projectile"
 
 
@@ -98,6 +100,26 @@ def _at(text):
     return value
 
 
+def _students(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--students must be a whole number, got {text!r}") from None
+    if not 1 <= value <= MAX_STUDENTS:
+        raise argparse.ArgumentTypeError(f"--students must be from 1 to {MAX_STUDENTS}, got {text!r}")
+    return value
+
+
+def _seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seed must be a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"--seed must be >= 0, got {text!r}")
+    return value
+
+
 def _size(text):
     width, sep, height = text.lower().partition("x")
     if sep and width.isdigit() and height.isdigit() and 16 <= int(width) <= 8192 and 16 <= int(height) <= 8192:
@@ -136,6 +158,18 @@ def _parser() -> argparse.ArgumentParser:
     a = sub.add_parser("answers", help="the answer key: each prediction of a lesson, measured")
     a.add_argument("scene")
     a.add_argument("--json", action="store_true", help="a JSON list of objects")
+    va = sub.add_parser("variants", help="one scene per student with their own numbers, and the key as CSV")
+    va.add_argument("scene")
+    va.add_argument("--students", type=_students, required=True, help="how many students (files)")
+    va.add_argument("--seed", type=_seed, default=1, help="which draw of numbers (default 1)")
+    va.add_argument("-o", "--output", required=True, metavar="FOLDER", help="the folder to write (made if missing)")
+    ws = sub.add_parser("worksheet", help="a printable PDF: a page per student; --key: the teacher's key")
+    ws.add_argument("scene")
+    ws.add_argument("--students", type=_students, default=None,
+                    help="a page per student with their own numbers (default: one page, the file's numbers)")
+    ws.add_argument("--seed", type=_seed, default=1, help="which draw of numbers (default 1)")
+    ws.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="the worksheets' PDF")
+    ws.add_argument("--key", default=None, metavar="KEY.pdf", help="also write the teacher's key (PDF)")
     sub.add_parser("set-pin", help="set the teacher's PIN that leaves student mode")
     return p
 
@@ -147,7 +181,8 @@ def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     try:
         return {"gui": _gui, "run": _run, "screenshot": _screenshot, "validate": _validate,
-                "lessons": _lessons, "answers": _answers, "set-pin": _set_pin}[args.command](args)
+                "lessons": _lessons, "answers": _answers, "variants": _variants, "worksheet": _worksheet,
+                "set-pin": _set_pin}[args.command](args)
     except (SceneError, UsageError) as exc:
         print(f"classroom-sim: {exc}", file=sys.stderr)
         return 2
@@ -373,6 +408,81 @@ def _answers(args) -> int:
     else:
         for a in key:
             print(f"steps[{a.step}] {a.title}: {a.quantity} = {a.value!r} {a.unit} (at t = {a.time!r} s)")
+    return 0
+
+
+KEY_COLUMNS = ("step", "question", "quantity", "unit", "value")
+"""The answer columns of ``variants``' answers.csv, after ``student`` and the varied parameters."""
+
+
+def _class(args, world):
+    """The class's `Sheet`s (one, with the file's numbers, for ``--students`` left out);
+    UsageError naming the file for a lesson that cannot give them."""
+    if world.lesson is None:
+        raise UsageError(f"{args.scene}: has no [lesson]: there are no steps or questions to hand out")
+    if args.students is not None and not world.lesson.variants:
+        instead = "leave out --students for one sheet to copy" if args.command == "worksheet" else \
+            "docs/LESSONS.md, 'Per-student variants', says how to add them"
+        raise UsageError(f"{args.scene}: has no [[variants]], so every student would get the same numbers ({instead})")
+    try:
+        return sheets(world, args.students, args.seed)
+    except VariantError as exc:
+        raise UsageError(f"{args.scene}: {exc}") from None
+
+
+def _variants(args) -> int:
+    world = load_scene(args.scene)
+    folder = Path(args.output)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder}: cannot write: it is a file, not a folder")
+    class_ = _class(args, world)
+    stem, width = Path(args.scene).stem, len(str(args.students))
+    files = {}
+    for sheet in class_:
+        numbers = ", ".join(d.text for d in sheet.values)
+        files[folder / f"{stem}-{sheet.student:0{width}d}.toml"] = (
+            f"# Student {sheet.student} (seed {sheet.seed}) of {Path(args.scene).name}: {numbers}\n"
+            + dumps_scene(sheet.world))
+    out = io.StringIO()
+    rows = csv.writer(out, lineterminator="\n")
+    rows.writerow(("student", *(v.param for v in world.lesson.variants), *KEY_COLUMNS))
+    for sheet in class_:
+        for a in sheet.answers:
+            rows.writerow((sheet.student, *(repr(d.value) for d in sheet.values), a.step, a.question, a.quantity,
+                           a.unit, repr(a.value)))
+    files[folder / "answers.csv"] = out.getvalue()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{folder}: cannot make the folder: {exc.strerror or exc}") from None
+    written = []
+    try:
+        for path, text in files.items():
+            new = not path.exists()
+            _write_file(path, lambda f, text=text: f.write(text))
+            if new:
+                written.append(path)
+    except BaseException:  # (all or nothing: take back the files this run added)
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
+    print(f"{folder}: {len(class_)} students' scenes and answers.csv (seed {args.seed})")
+    return 0
+
+
+def _worksheet(args) -> int:
+    world = load_scene(args.scene)
+    out = _writable(args.output)
+    key = _writable(args.key) if args.key is not None else None
+    if key is not None and key.resolve() == out.resolve():
+        raise UsageError(f"--key {args.key}: must be another file than -o")
+    write = _app("worksheet")
+    class_ = _class(args, world)
+    try:
+        pages = write(class_, str(out), key=None if key is None else str(key))
+    except OSError as exc:
+        raise UsageError(f"{exc.filename or out}: cannot write: {exc.strerror or exc}") from None
+    print(f"{out}: {pages} page{'s' if pages != 1 else ''}" + (f"; the key: {key}" if key is not None else ""))
     return 0
 
 
