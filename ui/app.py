@@ -1,5 +1,5 @@
 """The desktop app's entry points: ``main`` opens the window on a scene; ``screenshot``
-renders a scene's canvas at a given time to a PNG with no window.
+renders a scene's canvas at a given time to a PNG with no window (`render`: the image).
 
 The engine's command line finds both through the ``classroom_sim.apps`` entry
 points, so the engine never imports this package.
@@ -64,10 +64,17 @@ def screenshot(world, out_path: str, size=SCREENSHOT_SIZE, projector: bool = Fal
     ``advance(each)``, if given, first brings the world to the picture's time and calls
     ``each(world)`` after every step: the trail the bodies leave on the way is drawn
     too, its last ``trail_seconds`` (the canvas's own length unless given)."""
+    from .picture import save_image
+
+    save_image(render(world, size, projector, advance, trail_seconds), out_path)
+
+
+def render(world, size=SCREENSHOT_SIZE, projector: bool = False, advance=None,
+           trail_seconds: float | None = None):
+    """The QImage `screenshot` writes: ``world`` as the canvas shows it, with no window."""
     _application()
     from .bridge import SimulationBridge
     from .canvas import Canvas
-    from .picture import save_image
     from .trails import Trails, trail_rows
     from .view import Display
 
@@ -91,7 +98,7 @@ def screenshot(world, out_path: str, size=SCREENSHOT_SIZE, projector: bool = Fal
         canvas.resize(*size)
         canvas.view.width, canvas.view.height = size
         canvas.fit()
-        save_image(canvas.render_image(*size), out_path)
+        return canvas.render_image(*size)
     finally:
         bridge.close()
 
