@@ -17,10 +17,11 @@ from .energy import Energy, energy
 from .files import write_atomically
 from .integrators import INTEGRATORS
 from .lesson import Control, Lesson, Prediction, Step, Variant
-from .params import read_param
+from .params import param_unit, read_param
 from .scene import SceneError, dumps_scene, load_scene, loads_scene, save_scene
 from .simulation import Simulation
 from .snapshot import Settings, Snapshot
+from .variants import MAX_STUDENTS, Drawn, Sheet, VariantError, sheets, student_world
 from .world import DEGRADED, World
 
 __all__ = [
@@ -35,19 +36,23 @@ __all__ = [
     "Control",
     "Energy",
     "DEGRADED",
+    "Drawn",
     "EventError",
     "INTEGRATORS",
     "Lesson",
+    "MAX_STUDENTS",
     "Measurement",
     "Prediction",
     "Recorder",
     "Recording",
     "SceneError",
     "Settings",
+    "Sheet",
     "Simulation",
     "Snapshot",
     "Step",
     "Variant",
+    "VariantError",
     "Watch",
     "World",
     "answer_key",
@@ -60,9 +65,12 @@ __all__ = [
     "load_scene",
     "loads_scene",
     "read_csv",
+    "param_unit",
     "read_param",
     "run_until",
     "save_scene",
+    "sheets",
+    "student_world",
     "write_atomically",
     "write_collisions_csv",
 ]

@@ -36,8 +36,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
 )
 
-from classroom_sim import write_atomically
-from classroom_sim.variants import MAX_STUDENTS, VariantError, sheets
+from classroom_sim import MAX_STUDENTS, VariantError, sheets, write_atomically
 
 from .panels.lesson import number_text
 
