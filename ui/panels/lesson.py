@@ -1,9 +1,11 @@
-"""Lesson panel: the open lesson's title and summary, its steps (Back / Next), the
-step's text (Markdown), the step's controls as sliders bound live, and
-predict-run-compare with a table of the session's predictions.
+"""Lesson panel: the open lesson's title and summary, a student-number box for lessons
+with per-student variants, its steps (Back / Next), the step's text (Markdown), the
+step's controls as sliders bound live, and predict-run-compare with a table of the
+session's predictions.
 
-The panel keeps the lesson's start (the World as loaded, never the running one)
-and builds each step's World from it with `Lesson.prepare`; the bridge runs it.
+The panel keeps the lesson's start (the World as loaded, never the running one, or
+a student's variant of it) and builds each step's World from it with
+`Lesson.prepare`; the bridge runs it.
 """
 
 from __future__ import annotations
@@ -28,14 +30,15 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSpinBox,
     QTableView,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from classroom_sim import commands, read_param, write_atomically
-from classroom_sim.params import param_unit
+from classroom_sim import (MAX_STUDENTS, VariantError, commands, param_unit, read_param, student_world,
+                           write_atomically)
 
 from ..widgets import SliderField
 
@@ -132,7 +135,8 @@ class LessonPanel(QWidget):
     def __init__(self, bridge, parent=None):
         super().__init__(parent)
         self.bridge = bridge
-        self.start = None  # the World as loaded: each step is prepared from a copy of it
+        self.original = None  # the World as loaded
+        self.start = None  # it, or a student's variant of it: each step is prepared from a copy of it
         self.lesson = None
         self.step = 0
         self.values: dict = {}  # parameter path -> the value its control shows now
@@ -147,6 +151,31 @@ class LessonPanel(QWidget):
         self.summary = _words()
         self.audience = _words()
         self.audience.setStyleSheet("color: #555;")
+
+        self.student = QSpinBox()
+        self.student.setRange(0, MAX_STUDENTS)
+        self.student.setSpecialValueText("none")
+        self.student.setKeyboardTracking(False)  # (typing 12 loads student 12, not 1 first)
+        self.student.setToolTip("Your student number from the worksheet: the lesson then has your numbers "
+                                "(none: the lesson's own)")
+        self.student.valueChanged.connect(lambda n: self.set_student(n))
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2 ** 31 - 1)
+        self.seed.setValue(1)
+        self.seed.setKeyboardTracking(False)
+        self.seed.setToolTip("The seed the worksheets were made with (1 unless your teacher says otherwise)")
+        self.seed.valueChanged.connect(lambda n: self.set_student(self.student.value()))
+        self.numbers = _words()
+        self.student_box = QGroupBox("Your numbers")
+        pick = QHBoxLayout()
+        pick.addWidget(QLabel("Student"))
+        pick.addWidget(self.student, 1)
+        pick.addWidget(QLabel("Seed"))
+        pick.addWidget(self.seed)
+        scol = QVBoxLayout(self.student_box)
+        scol.addLayout(pick)
+        scol.addWidget(self.numbers)
+        self.student_box.setVisible(False)
 
         self.back = QPushButton("◀ Back")
         self.back.setToolTip("The step before")
@@ -217,6 +246,7 @@ class LessonPanel(QWidget):
         col.addWidget(self.title)
         col.addWidget(self.summary)
         col.addWidget(self.audience)
+        col.addWidget(self.student_box)
         col.addLayout(nav)
         col.addWidget(self.step_title)
         col.addWidget(self.text)
@@ -246,9 +276,15 @@ class LessonPanel(QWidget):
     def set_lesson(self, start) -> None:
         """Show the lesson of ``start`` (a World as loaded, kept unchanged) and enter its first
         step; a scene without a lesson shows nothing."""
-        self.start = start
+        self.original = self.start = start
         self.lesson = start.lesson if start is not None else None
         self.step = 0
+        for box, value in ((self.student, 0), (self.seed, 1)):
+            box.blockSignals(True)
+            box.setValue(value)
+            box.blockSignals(False)
+        self.numbers.clear()
+        self.student_box.setVisible(bool(self.lesson is not None and self.lesson.variants))
         self.values = {}
         self.last_measurement = None
         self._cancel_run()
@@ -266,6 +302,34 @@ class LessonPanel(QWidget):
         else:
             self._show_step_parts(None)
             self._build_controls(self.lesson.controls, self.start.snapshot())
+
+    def set_student(self, number: int, seed: int | None = None) -> None:
+        """Student ``number``'s values of the lesson's variants (0: the lesson's own) become
+        the lesson's start, with ``seed`` (default: the seed box's); the current step is
+        entered again with them."""
+        if self.lesson is None or not self.lesson.variants:
+            return
+        for box, value in ((self.student, number), (self.seed, seed)):
+            if value is not None and box.value() != value:
+                box.blockSignals(True)
+                box.setValue(value)
+                box.blockSignals(False)
+        number, seed = self.student.value(), self.seed.value()
+        if number == 0:
+            self.start = self.original
+            self.numbers.clear()
+        else:
+            try:
+                self.start, values = student_world(self.original, seed, number)
+            except VariantError as exc:
+                self.start = self.original
+                self.numbers.setText(_sentence("The lesson's own numbers", exc))
+            else:
+                self.numbers.setText("; ".join(d.text for d in values))
+        if self.lesson.steps:
+            self.enter_step(self.step)
+        else:
+            self.entering = self.bridge.restart(self.lesson.prepare(self.start))
 
     def enter_step(self, k: int) -> None:
         """Back to the lesson's start, the step's setup applied, paused; the controls show the result."""
