@@ -80,14 +80,19 @@ def _step(text):
     return value
 
 
-def _count(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--max-rows must be a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"--max-rows must be at least 1, got {text!r}")
-    return value
+def _whole(option: str, low: int, high: int | None = None):
+    """The parser of a whole-number option from ``low`` (to ``high``, if given)."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} must be a whole number, got {text!r}") from None
+        if high is not None and not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{option} must be from {low} to {high}, got {text!r}")
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{option} must be at least {low}, got {text!r}")
+        return value
+    return parse
 
 
 def _at(text):
@@ -97,26 +102,6 @@ def _at(text):
         raise argparse.ArgumentTypeError(f"--at must be a number of seconds, got {text!r}") from None
     if not (math.isfinite(value) and value >= 0):
         raise argparse.ArgumentTypeError(f"--at must be >= 0, got {text!r}")
-    return value
-
-
-def _students(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--students must be a whole number, got {text!r}") from None
-    if not 1 <= value <= MAX_STUDENTS:
-        raise argparse.ArgumentTypeError(f"--students must be from 1 to {MAX_STUDENTS}, got {text!r}")
-    return value
-
-
-def _seed(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--seed must be a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"--seed must be >= 0, got {text!r}")
     return value
 
 
@@ -140,7 +125,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--dt", type=_step, default=1.0 / 240.0, help=f"step in s (default 1/240, at least {MIN_DT:g})")
     r.add_argument("--sample-rate", type=_positive("--sample-rate"), default=100.0, help="samples per s (default 100)")
     r.add_argument("--csv", required=True, help="the CSV file to write; - for standard output")
-    r.add_argument("--max-rows", type=_count, default=MAX_ROWS,
+    r.add_argument("--max-rows", type=_whole("--max-rows", 1), default=MAX_ROWS,
                    help=f"refuse a run that would write more data rows than this (default {MAX_ROWS:,})")
     r.add_argument("--collisions", default=None, metavar="LOG.csv",
                    help="also write one row per body-body collision to this CSV file")
@@ -160,14 +145,14 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="a JSON list of objects")
     va = sub.add_parser("variants", help="one scene per student with their own numbers, and the key as CSV")
     va.add_argument("scene")
-    va.add_argument("--students", type=_students, required=True, help="how many students (files)")
-    va.add_argument("--seed", type=_seed, default=1, help="which draw of numbers (default 1)")
+    va.add_argument("--students", type=_whole("--students", 1, MAX_STUDENTS), required=True, help="how many students (files)")
+    va.add_argument("--seed", type=_whole("--seed", 0), default=1, help="which draw of numbers (default 1)")
     va.add_argument("-o", "--output", required=True, metavar="FOLDER", help="the folder to write (made if missing)")
     ws = sub.add_parser("worksheet", help="a printable PDF: a page per student; --key: the teacher's key")
     ws.add_argument("scene")
-    ws.add_argument("--students", type=_students, default=None,
+    ws.add_argument("--students", type=_whole("--students", 1, MAX_STUDENTS), default=None,
                     help="a page per student with their own numbers (default: one page, the file's numbers)")
-    ws.add_argument("--seed", type=_seed, default=1, help="which draw of numbers (default 1)")
+    ws.add_argument("--seed", type=_whole("--seed", 0), default=1, help="which draw of numbers (default 1)")
     ws.add_argument("-o", "--output", required=True, metavar="OUT.pdf", help="the worksheets' PDF")
     ws.add_argument("--key", default=None, metavar="KEY.pdf", help="also write the teacher's key (PDF)")
     sub.add_parser("set-pin", help="set the teacher's PIN that leaves student mode")

@@ -52,7 +52,7 @@ def test_the_student_number_is_padded_to_the_width_of_the_class(tmp_path):
 @pytest.mark.parametrize("args, says", [
     (["--students", "0"], "--students must be from 1 to"),
     (["--students", "x"], "--students must be a whole number"),
-    (["--students", "3", "--seed", "-1"], "--seed must be >= 0"),
+    (["--students", "3", "--seed", "-1"], "--seed must be at least 0"),
     (["--students", "3", "--seed", "1.5"], "--seed must be a whole number"),
     ([], "--students"),
 ])

@@ -119,7 +119,7 @@ def test_letter_or_a4_by_the_locale(tmp_path, name, size):
 
 @pytest.mark.parametrize("args, says", [
     (["--students", "0"], "--students must be from 1 to"),
-    (["--seed", "-2", "--students", "2"], "--seed must be >= 0"),
+    (["--seed", "-2", "--students", "2"], "--seed must be at least 0"),
 ])
 def test_bad_options_are_one_line(tmp_path, capsys, args, says):
     with pytest.raises(SystemExit) as exit_:
