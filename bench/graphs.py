@@ -1,17 +1,26 @@
 """Benchmark: the desktop app measuring while it runs: two live graphs of ten bodies,
-the energy meter, the data table, over the gas-in-a-box scene of `bench.box`.
+the energy meter, over the gas-in-a-box scene of `bench.box`.
 
 For N bodies (settled first, as in `bench.live`) the main window runs at
 1600x1000 with the graphs shown (two plots; nothing selected, so they plot the
 first ten bodies recorded) and the energy panel in front. At each checkpoint of
-simulated time (default 10 s and 300 s) it prints, over a few seconds of wall
-time: frames painted per second, physics cycles per second, simulated time /
-wall time, and the graphs' own cost per frame (ms spent in the graphs reading
-the new samples and drawing them, per frame). The peer, measured at the same
-instant: redrawing each graphed curve from the whole recording (what a graph
-that is not incremental would do every frame), whose cost grows with the run.
+simulated time it prints, over a few seconds of wall time: frames painted per
+second, physics cycles per second, simulated time / wall time, the samples
+recorded, and the graphs' own cost per frame of the canvas (ms the GUI thread
+spent reading the new samples, drawing them and painting the plots). The peer,
+measured at the same instant: redrawing each graphed curve from the whole
+recording (what a graph that is not incremental would do at every draw), whose
+cost grows with the run, against ours per draw (the plots are drawn at most ten
+times a second: `graphs.REFRESH_S`).
 
-    python -m bench.graphs [N] [--at S ...]       (default: 5000, at 10 and 300 s)
+The recording keeps at most `recording.MAX_BYTES`: 5,000 bodies at 100 Hz fill it
+in about 17 s, after which nothing new is recorded (and the graphs have nothing
+new to draw). So the default runs two scenes: 5,000 bodies at 10 s (the frame
+rate with the graphs drawing), and 100 bodies at 10 s and at 300 s (the graphs'
+cost against the run's length, with the whole run recorded).
+
+    python -m bench.graphs                         (5000 at 10 s, then 100 at 10 and 300 s)
+    python -m bench.graphs N [--at S ...]          (one scene)
 """
 
 from __future__ import annotations
@@ -70,13 +79,20 @@ def peer_ms(window) -> float:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.graphs")
-    parser.add_argument("n", nargs="?", type=int, default=5000)
+    parser.add_argument("n", nargs="?", type=int, default=None)
     parser.add_argument("--at", type=float, nargs="+", default=[10.0, 300.0], help="checkpoints, s of simulated time")
     args = parser.parse_args(argv)
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    runs = [(args.n, args.at)] if args.n is not None else [(5000, [10.0]), (100, [10.0, 300.0])]
+    for n, at in runs:
+        run(n, at)
+    del app
+
+
+def run(n: int, checkpoints) -> None:
     from ui.main_window import MainWindow
 
-    window = MainWindow(settled_world(args.n), None)
+    window = MainWindow(settled_world(n), None)
     window.resize(*SIZE)
     window.show()
     spin(0.2)
@@ -84,30 +100,46 @@ def main(argv=None) -> None:
     window.graphs_panel.count.setValue(2)
     window.energy_dock.raise_()
     spent: list = []
-    window.bridge.snapshot.disconnect(window.graphs_panel.pull)  # the same slot, timed
-    timed(window.graphs_panel, "pull", spent)
-    window.bridge.snapshot.connect(window.graphs_panel.pull)
+    draws: list = []
+    view = window.graphs_panel.view
+    timed(window.graphs_panel, "pull", draws)  # (called by the panel's own timer and slot)
+    window.graphs_panel._later.timeout.disconnect()
+    window.graphs_panel._later.timeout.connect(window.graphs_panel.pull)
+    painted = type(view).paintEvent  # the plots' paint, where most of their cost is
+
+    def paint(self, event):
+        t0 = time.perf_counter()
+        try:
+            return painted(self, event)
+        finally:
+            if self is view:
+                spent.append(time.perf_counter() - t0)
+    type(view).paintEvent = paint
     window.play_action.trigger()
     start = window.bridge.latest.time
-    print(f"N = {args.n}: two graphs of {min(10, args.n)} bodies, the energy meter, recording at 100 Hz")
+    print(f"N = {n}: two graphs of {min(10, n)} bodies, the energy meter, recording at 100 Hz")
     print(f"{'run s':>7} {'samples':>8} {'frames/s':>9} {'cycles/s':>9} {'sim/wall':>9} {'graphs ms/frame':>16} "
-          f"{'redraw-all ms':>14} {'ratio':>6}")
+          f"{'ms/draw':>8} {'redraw-all ms':>14} {'ratio':>6}")
     sim = window.bridge.simulation
-    for at in args.at:
+    for at in checkpoints:
         while window.bridge.latest.time - start < at - TIMED_S:
             spin(0.25)
         spent.clear()
+        draws.clear()
         f0, c0, t0, w0 = window.canvas.frames, sim.cycles, window.bridge.latest.time, time.perf_counter()
         spin(TIMED_S)
         f1, c1, t1, w1 = window.canvas.frames, sim.cycles, window.bridge.latest.time, time.perf_counter()
         frames = max(f1 - f0, 1)
-        graphs = 1000 * sum(spent) / frames
+        total = 1000 * (sum(spent) + sum(draws))
+        graphs, per_draw = total / frames, total / max(len(draws), 1)
         peer = peer_ms(window)
         print(f"{t1 - start:>7.1f} {window.bridge.samples:>8d} {frames / (w1 - w0):>9.1f} {(c1 - c0) / (w1 - w0):>9.0f} "
-              f"{(t1 - t0) / (w1 - w0):>9.3f} {graphs:>16.2f} {peer:>14.2f} {peer / graphs if graphs else 0:>6.1f}",
-              flush=True)
+              f"{(t1 - t0) / (w1 - w0):>9.3f} {graphs:>16.2f} {per_draw:>8.2f} {peer:>14.2f} "
+              f"{peer / per_draw if draws else 0:>6.1f}", flush=True)
+        if window.bridge.recording_full:
+            print("        the recording is full (recording.MAX_BYTES): nothing new is recorded or drawn from here")
+    type(view).paintEvent = painted
     window.close()
-    del app
 
 
 if __name__ == "__main__":

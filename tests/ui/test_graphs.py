@@ -12,6 +12,12 @@ from ui.panels import graphs
 from ui.panels.graphs import GraphsPanel
 
 
+@pytest.fixture(autouse=True)
+def every_frame(monkeypatch):
+    """Draw at every frame (the panel waits `REFRESH_S` between draws; one test checks that)."""
+    monkeypatch.setattr(graphs, "REFRESH_S", 0.0)
+
+
 @pytest.fixture
 def panel(qtbot):
     bridge = FakeBridge(two_balls())
@@ -162,3 +168,21 @@ def test_only_the_bodies_a_plot_may_show_are_kept_and_a_later_choice_is_read_who
     t, y = curve_data(p, 0, last)
     assert np.array_equal(np.unique(t), np.arange(101) / 100.0)
     assert y == pytest.approx(50.0 + graphs.MAX_BODIES + 1 - 0.5 * G * t * t, rel=1e-12)
+
+
+def test_the_plots_are_drawn_at_most_every_refresh_and_the_last_frame_is_never_left_out(panel, monkeypatch, qtbot):
+    p, bridge = panel
+    monkeypatch.setattr(graphs, "REFRESH_S", 0.2)
+    drawn = []
+    inner = p.pull
+    monkeypatch.setattr(p, "pull", lambda snap=None: (drawn.append(bridge.world.time), inner(snap)))
+    p._later.timeout.disconnect()
+    p._later.timeout.connect(p.pull)
+    p._drawn = -1e9
+    for k in range(1, 11):  # ten frames at once: one draw now, the rest wait
+        bridge.run(k * 0.05)
+    assert len(drawn) == 1
+    qtbot.waitUntil(lambda: len(drawn) == 2, timeout=2000)  # the last frame is drawn a little later
+    assert drawn[-1] == pytest.approx(0.5)
+    t, _ = curve_data(p, 0, "red")
+    assert t.max() == pytest.approx(0.5)

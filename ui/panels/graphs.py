@@ -7,7 +7,12 @@ or SVG (Qt's: pyqtgraph's SVG exporter fails on Qt 6's paths).
 The graphs draw the recording (they turn Record on when they are shown) and read
 only what is new each frame (`SimulationBridge.samples_since`). Each body's curve
 is drawn in pieces of `PIECE` samples: a finished piece is never touched again,
-so a frame costs the same at 10 s and at 5 minutes of run.
+so a frame costs the same at 10 s and at 5 minutes of run. The plots are drawn
+anew at most every `REFRESH_S` of wall time, not at every frame: the canvas shows
+the motion at the display's rate, and a plot's repaint (its curves, axes and grid)
+costs the GUI thread, and with it the physics thread that shares the GIL, several
+times what a frame of the canvas does. The grid follows the major ticks only, for
+the same reason (a grid at every minor tick costs four times as much to paint).
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (pg.exporters)
-from PySide6.QtCore import QPoint, QRect, Qt
+import time
+
+from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
@@ -64,6 +71,14 @@ MAX_PLOTS = 4
 MAX_BODIES = 10
 PIECE = 1024
 """Samples per piece of a curve (see the module's text)."""
+REFRESH_S = 0.1
+"""s of wall time between two draws of the plots at the most (see the module's text)."""
+WIDTH = 1.0
+"""Pixels of a curve's line: a one-pixel line is drawn as it is; a wider one is stroked
+as an outline, which costs three times as much for the same curves."""
+PROJECTOR_WIDTH = 3.0
+"""Pixels of a curve's line in projector mode (the back of the room sees it)."""
+"""s of wall time between two draws of the plots at the most (see the module's text)."""
 
 
 class Track:
@@ -104,7 +119,7 @@ class GraphsPanel(QWidget):
         self.colors: dict = {}
         self._recording = None
         self._k = 0
-        self._width = 2.0
+        self._width = WIDTH
 
         self.count = QSpinBox()
         self.count.setRange(1, MAX_PLOTS)
@@ -145,6 +160,8 @@ class GraphsPanel(QWidget):
         for k in range(MAX_PLOTS):
             plot = pg.PlotItem()
             plot.showGrid(x=True, y=True, alpha=0.25)
+            for side in ("left", "bottom"):
+                plot.getAxis(side).setStyle(maxTickLevel=0)  # the grid at the major ticks only
             plot.setMenuEnabled(False)
             if k:
                 plot.setXLink(self.plots[0])
@@ -171,13 +188,18 @@ class GraphsPanel(QWidget):
         self.follow.toggled.connect(self._range)
         self.window.valueChanged.connect(self._range)
         self.export.clicked.connect(self.export_dialog)
-        bridge.snapshot.connect(self.pull)
+        self._colors_of = None
+        self._drawn = -float("inf")  # when the plots were last drawn (perf_counter s)
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.timeout.connect(self.pull)
+        bridge.snapshot.connect(self._snapshot)
         self._arrange()
 
     # -- what is graphed -------------------------------------------------------------------
     def _arrange(self) -> None:
         self.view.clear()
-        self.view.setMinimumHeight((170 if self._width > 2.0 else 110) * self.count.value())
+        self.view.setMinimumHeight((170 if self._width > WIDTH else 110) * self.count.value())
         shown = self.count.value()
         for k, plot in enumerate(self.plots):
             self.choices[k].setVisible(k < shown)
@@ -207,10 +229,21 @@ class GraphsPanel(QWidget):
             self.bridge.record(True, self.rate)  # graphs draw the recording
 
     # -- reading what is new ---------------------------------------------------------------
+    def _snapshot(self, snap) -> None:
+        """A new frame: draw now if the plots were drawn `REFRESH_S` ago, else a little later."""
+        if snap.colors is not self._colors_of:  # (the same tuple until a body is edited)
+            self._colors_of, self.colors = snap.colors, dict(zip(snap.names, snap.colors))
+        wait = self._drawn + REFRESH_S - time.perf_counter()
+        if wait <= 0:
+            self.pull()
+        elif not self._later.isActive():
+            self._later.start(max(1, int(1000 * wait)))
+
     def pull(self, snap=None) -> None:
-        """Take the samples recorded since the last frame, and draw them."""
+        """Take the samples recorded since they were last drawn, and draw them."""
         if not self.isVisible():
             return
+        self._drawn = time.perf_counter()
         if snap is not None:
             self.colors = dict(zip(snap.names, snap.colors))
         recording, segments = self.bridge.samples_since(self._k)
@@ -242,6 +275,9 @@ class GraphsPanel(QWidget):
             for name in self.graphed():
                 self._extend(k, name)
         self._range()
+        # the views take their new range now, not while painting: a range taken then
+        # asks for a second paint of the whole plots
+        self.view.scene().prepareForPaint()
 
     def _pen(self, name):
         return pg.mkPen(self.colors.get(name) or "#808080", width=self._width)
@@ -344,7 +380,7 @@ class GraphsPanel(QWidget):
 
     def set_projector(self, on: bool) -> None:
         """Thicker lines and larger type, for the back of the room."""
-        self._width = 4.0 if on else 2.0
+        self._width = PROJECTOR_WIDTH if on else WIDTH
         font = self.font()
         self.view.setMinimumHeight((170 if on else 110) * self.count.value())
         for plot in self.plots:
