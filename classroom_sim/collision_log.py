@@ -124,8 +124,13 @@ class CollisionLog:
             return self._rows[k:]
 
     def clear(self) -> None:
+        self.cut(-math.inf)
+
+    def cut(self, t: float) -> None:
+        """Keep only the collisions up to ``t`` s (a run that goes on from a recorded
+        instant drops what came after it): a new generation for the readers."""
         with self._lock:
-            self._rows = []
+            self._rows = [c for c in self._rows if c.t <= t]
             self.full = False
             self.generation += 1
         self._pending.clear()

@@ -12,6 +12,13 @@ the k-th on, for a graph that follows a running recording from another thread;
 written out from any thread. A recording stopped can go on (`Recorder.resume`),
 appending; memory is capped (`MAX_BYTES`).
 
+For replay, a Recorder also keeps the World's `Look` (colours, radii, box,
+settings, acceleration lists) once per edit, not per sample: `Recorder.snapshot(k)`
+draws sample k again exactly as the World had it, and `Recorder.state(k)` gives
+what `World.restore` needs to go on from there; `Recorder.cut(k)` keeps the
+samples before k (a run that goes on from a recorded instant drops what came
+after it).
+
 CSV layouts (SCENE_FORMAT.md): ``long``, one row per body per sample,
 ``t_s,body,x_m,y_m,vx_m_s,vy_m_s,ax_m_s2,ay_m_s2``; ``wide``, one row per
 sample, ``t_s`` then six columns per body. Numbers are written with ``repr``,
@@ -20,6 +27,7 @@ so that the file holds exactly what the engine computed.
 
 from __future__ import annotations
 
+import bisect
 import csv
 import math
 from dataclasses import dataclass
@@ -169,6 +177,7 @@ class Recorder:
         """Whether sampling stopped at `MAX_BYTES`."""
         self._bytes = 0
         self._pieces: list[_Piece] = []
+        self._looks: list = []  # (the first sample it holds for, the World's Look), one per edit
         self._attach(world)
 
     def _attach(self, world) -> None:
@@ -220,6 +229,9 @@ class Recorder:
             piece.masses.append(np.empty((CHUNK, len(names))))
             self._bytes += size
         piece = self._pieces[-1]
+        look = world.look()
+        if not self._looks or self._looks[-1][1] is not look:
+            self._looks.append((self.count, look))
         c = (self.count - piece.first) // CHUNK
         piece.times[c][row] = world.time
         out = piece.data[c][row]
@@ -264,6 +276,52 @@ class Recorder:
             if a < b:
                 out.append(Segment(piece.names, _rows(piece.times, a, b), _rows(piece.data, a, b),
                                    _rows(piece.masses, a, b)))
+        return out
+
+    def times_since(self, k: int) -> np.ndarray:
+        """The times of the samples from the k-th on (s), copied: what a timeline follows."""
+        count = self.count
+        parts = [_rows(piece.times, max(k, first) - first, end - first)
+                 for piece, first, end in self._spans(count) if max(k, first) < end]
+        return np.concatenate(parts) if parts else np.empty(0)
+
+    def state(self, k: int) -> tuple:
+        """Sample k (0 ≤ k < count) as (time, look, positions, velocities, accelerations,
+        masses): the instant as the World had it (`World.restore` takes it back)."""
+        if not 0 <= k < self.count:
+            raise IndexError(f"sample {k}: the recording holds {self.count}")
+        piece = next(p for p, first, end in self._spans(self.count) if first <= k < end)
+        c, r = divmod(k - piece.first, CHUNK)
+        data = piece.data[c][r]
+        look = self._looks[bisect.bisect_right(self._looks, k, key=lambda entry: entry[0]) - 1][1]
+        return (float(piece.times[c][r]), look, data[:, 0:2].copy(), data[:, 2:4].copy(), data[:, 4:6].copy(),
+                piece.masses[c][r].copy())
+
+    def snapshot(self, k: int):
+        """Sample k drawn again: the Snapshot the World gave at that instant (bodies, colours,
+        radii, box, settings and accelerations as they were then)."""
+        t, look, positions, velocities, accelerations, masses = self.state(k)
+        return look.snapshot(t, positions, velocities, accelerations, masses)
+
+    def cut(self, k: int) -> Recorder:
+        """A new Recorder of this one's first ``k`` samples, stopped (`resume` goes on from
+        the World's clock); this one stops. Chunks that are never written again are
+        shared; the one that sample k falls in is copied, so this one stays whole."""
+        self.stop()
+        k = max(0, min(int(k), self.count))
+        out = object.__new__(Recorder)
+        out.rate, out.start, out.until = self.rate, self.start, self.until
+        out.count, out.full, out._bytes, out._pieces = k, False, 0, []
+        out._looks = [entry for entry in self._looks if entry[0] < k]
+        out._world, out._done, out._k = self._world, True, 0
+        for piece, first, end in self._spans(k):
+            kept = _Piece(piece.names, first)
+            whole, rest = divmod(end - first, CHUNK)
+            for attr in ("times", "data", "masses"):
+                chunks = getattr(piece, attr)
+                setattr(kept, attr, chunks[:whole] + ([chunks[whole].copy()] if rest else []))
+            out._pieces.append(kept)
+            out._bytes += len(kept.times) * CHUNK * (8 + 56 * len(piece.names))
         return out
 
     def capture(self) -> list:

@@ -190,6 +190,12 @@ class Simulation:
         start = copy.deepcopy(world)
         return self._control(lambda: self._do_restart(world, start))
 
+    def continue_from(self, k: int) -> Future:
+        """Go on from recorded sample ``k``: the World becomes exactly what it was then
+        (`World.restore`), the samples and collisions after it are dropped, sampling goes
+        on if it was on, and the simulation plays. CommandError if there is no such sample."""
+        return self._control(lambda: self._do_continue(k))
+
     def keep_as_start(self) -> Future:
         """From now on `reset` goes back to the World as it is now (live edits kept)."""
         return self._control(lambda: setattr(self, "_initial", copy.deepcopy(self._world)))
@@ -382,6 +388,21 @@ class Simulation:
         self._do_pause()
         self.error = None
         self._new_run()
+
+    def _do_continue(self, k):
+        recorder = self._recorder
+        if recorder is None or isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < recorder.count:
+            held = recorder.count if recorder is not None else 0
+            raise CommandError(f"sample {k!r}: not in the recording ({held} samples)")
+        t, look, positions, velocities, _, masses = recorder.state(k)
+        self._cancel_watch("the run went back to a recorded instant before the event")
+        sampling = self.recording
+        self._world.restore(look, t, positions, velocities, masses)
+        self._recorder = recorder.cut(k)
+        if sampling:
+            self._recorder.resume(self._world)  # (sample k again, as it was)
+        self.collisions.cut(t)
+        self._do_resume()
 
     def _do_reset(self):
         self._cancel_watch()

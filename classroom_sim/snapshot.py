@@ -108,3 +108,30 @@ class Snapshot:
 
     def __len__(self) -> int:
         return len(self.names)
+
+
+@dataclass(frozen=True, eq=False)
+class Look:
+    """Everything of a World at one instant but its motion and masses: what a recording
+    keeps once per edit (not once per sample), so that any recorded instant can be drawn
+    again (`snapshot`) and put back into a World (`World.restore`). ``own`` and
+    ``settings`` are as in a Snapshot; ``own_lists`` and ``shared`` are the acceleration
+    lists themselves (their entries are never changed in place); ``free_masses``:
+    (body, kg) that a fixed body weighed before it was fixed."""
+
+    revision: int
+    names: tuple
+    colors: tuple
+    radii: np.ndarray
+    shared_on: np.ndarray
+    own: tuple
+    settings: Settings
+    own_lists: tuple
+    shared: tuple
+    free_masses: tuple = ()
+
+    def snapshot(self, time, positions, velocities, accelerations, masses) -> Snapshot:
+        """The Snapshot of an instant with this look and the given motion and masses."""
+        return Snapshot.build(time, self.names, positions, velocities, accelerations, masses, self.radii,
+                              self.colors, self.settings.bounds, self.settings, self.own, self.shared_on,
+                              self.revision)

@@ -18,7 +18,7 @@ from .body import PALETTE, Body
 from .collision_log import collisions_of
 from .integrators import INTEGRATORS
 from .numbers import limit, real, shown
-from .snapshot import Settings, Snapshot, named_vectors
+from .snapshot import Look, Settings, Snapshot, frozen, named_vectors
 
 EARTH_GRAVITY = (0.0, -9.81)
 
@@ -80,7 +80,7 @@ class World:
         self._body_revision = 0  # counts edits of the bodies' names, colours and own lists
         self._own_for = -1  # the body revision that _own_sum was computed for
         self._own_sum, self._own_state = np.empty((0, 2)), False
-        self._settings = self._body_part = None
+        self._settings = self._body_part = self._look = None
         self._names: list[str] = []
         self._index: dict[str, int] = {}
         self._handles: list[Body] = []
@@ -266,13 +266,7 @@ class World:
         """Remove the named body and return it, standalone again."""
         body = self.body(name)
         i = self._index[name]
-        body._own = {
-            "mass": float(self._mass[i]), "radius": float(self._radius[i]),
-            "position": self._pos[i].copy(), "velocity": self._vel[i].copy(),
-            "color": self._colors[i], "gravity": bool(self._shared_on[i]),
-            "accelerations": self._own_acc[i],
-        }
-        body._world = None
+        self._standalone(i)
         self._free_mass.pop(name, None)
         self._angles.pop(name, None)
         if self.lesson is not None:
@@ -284,6 +278,17 @@ class World:
         self._index = {n: k for k, n in enumerate(self._names)}
         self._changed(bodies=True)
         return body
+
+    def _standalone(self, i) -> None:
+        """Make body i's handle standalone, with its values as they are now."""
+        body = self._handles[i]
+        body._own = {
+            "mass": float(self._mass[i]), "radius": float(self._radius[i]),
+            "position": self._pos[i].copy(), "velocity": self._vel[i].copy(),
+            "color": self._colors[i], "gravity": bool(self._shared_on[i]),
+            "accelerations": self._own_acc[i],
+        }
+        body._world = None
 
     def rename_body(self, old: str, new: str) -> None:
         """Call the body ``old`` ``new`` from now on, in the lesson's paths and predictions too."""
@@ -463,16 +468,74 @@ class World:
                                         self._mass))
 
     # -- output -------------------------------------------------------------------------------
-    def snapshot(self) -> Snapshot:
-        """A frozen copy of this instant."""
+    def _settings_now(self) -> Settings:
         if self._settings is None or self._settings[0] != self._revision:
             self._settings = (self._revision, Settings(
                 tuple(float(g) for g in self._gravity), named_vectors(self._shared), self._restitution,
                 self._wall_restitution, self._integrator, self._bounds, tuple(self._angles.items())))
+        return self._settings[1]
+
+    def _bodies_now(self) -> tuple:
+        """(names, colours, own lists as `named_vectors`, own lists), kept until a body is edited."""
         if self._body_part is None or self._body_part[0] != self._body_revision:
             self._body_part = (self._body_revision, tuple(self._names), tuple(self._colors),
-                               tuple(named_vectors(lst) for lst in self._own_acc))
-        _, names, colors, own = self._body_part
+                               tuple(named_vectors(lst) for lst in self._own_acc),
+                               tuple(tuple(lst) for lst in self._own_acc))
+        return self._body_part[1:]
+
+    def snapshot(self) -> Snapshot:
+        """A frozen copy of this instant."""
+        names, colors, own, _ = self._bodies_now()
         return Snapshot.build(self.time, names, self._pos, self._vel, self._accelerations_now(),
                               self._mass, self._radius, colors, self._bounds,
-                              self._settings[1], own, self._shared_on, self._revision)
+                              self._settings_now(), own, self._shared_on, self._revision)
+
+    def look(self) -> Look:
+        """Everything but the motion and the masses, frozen (`Look`); the same object until
+        the next edit, so that a Recorder keeps one per edit."""
+        if self._look is None or self._look.revision != self._revision:
+            names, colors, own, lists = self._bodies_now()
+            last = self._look  # (its arrays serve again where they did not change: a slider's drag)
+            radii = last.radii if last is not None and np.array_equal(last.radii, self._radius) \
+                else frozen(self._radius)
+            shared_on = last.shared_on if last is not None and np.array_equal(last.shared_on, self._shared_on) \
+                else frozen(self._shared_on, bool)
+            self._look = Look(self._revision, names, colors, radii, shared_on, own, self._settings_now(), lists,
+                              tuple(self._shared), tuple(self._free_mass.items()))
+        return self._look
+
+    def restore(self, look: Look, time: float, positions, velocities, masses) -> None:
+        """Be again the World of a recorded instant: ``look`` (`look`) with that motion and
+        those masses at ``time`` s. The lesson stays; bodies the look lacks leave (their
+        handles standalone again), and bodies it has that are gone come back."""
+        handles = {name: h for name, h in zip(self._names, self._handles)}
+        for name in set(handles) - set(look.names):
+            self._standalone(self._index[name])
+        self._handles = []
+        for name in look.names:
+            handle = handles.get(name)
+            if handle is None:
+                handle = Body(name, 1.0, 1.0, (0.0, 0.0))  # a handle: its values live in the arrays
+                handle._world, handle._own = self, None
+            self._handles.append(handle)
+        self._names = list(look.names)
+        self._index = {n: k for k, n in enumerate(self._names)}
+        self._pos = np.array(positions, float).reshape(-1, 2)
+        self._vel = np.array(velocities, float).reshape(-1, 2)
+        self._mass = np.array(masses, float)
+        with np.errstate(divide="ignore"):
+            self._inv_mass = np.where(np.isinf(self._mass), 0.0, 1.0 / self._mass)
+        self._radius = np.array(look.radii, float)
+        self._shared_on = np.array(look.shared_on, bool)
+        self._colors = list(look.colors)
+        self._own_acc = [list(lst) for lst in look.own_lists]
+        self._shared = list(look.shared)
+        settings = look.settings
+        self._gravity = np.array(settings.gravity, float)
+        self._bounds = settings.bounds
+        self._restitution, self._wall_restitution = settings.restitution, settings.wall_restitution
+        self._integrator = settings.integrator
+        self._angles = dict(settings.rest_angles)
+        self._free_mass = dict(look.free_masses)
+        self.time = float(time)
+        self._changed(bodies=True)
