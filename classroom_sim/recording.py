@@ -303,6 +303,29 @@ class Recorder:
         t, look, positions, velocities, accelerations, masses = self.state(k)
         return look.snapshot(t, positions, velocities, accelerations, masses)
 
+    def track(self, rows, a: int, b: int, most: int, spacing: float = 0.0) -> tuple:
+        """Where the bodies ``rows`` were over samples a..b-1 (of the segment that sample b-1
+        is in): (times (K,), positions (K, len(rows), 2)), a sample every ``spacing`` s at
+        least and ``most`` at the most, the last one always kept; what a trail of a
+        recorded instant shows."""
+        rows = np.asarray(rows, int)
+        b = min(int(b), self.count)
+        found = [(piece, first, end) for piece, first, end in self._spans(b) if first < b <= end]
+        if not found or b <= a or not len(rows):
+            return np.empty(0), np.empty((0, len(rows), 2))
+        piece, first, _ = found[0]
+        a = max(int(a), first)
+        stride = max(1, math.ceil(spacing * self.rate - 1e-9), math.ceil((b - a) / max(most, 1)))
+        ks = np.arange(b - 1, a - 1, -stride)[::-1] - first  # (counted back from the last)
+        times, positions = np.empty(len(ks)), np.empty((len(ks), len(rows), 2))
+        chunk = ks // CHUNK
+        for c in np.unique(chunk):
+            at = chunk == c
+            r = ks[at] - c * CHUNK
+            times[at] = piece.times[c][r]
+            positions[at] = piece.data[c][r][:, rows, 0:2]
+        return times, positions
+
     def cut(self, k: int) -> Recorder:
         """A new Recorder of this one's first ``k`` samples, stopped (`resume` goes on from
         the World's clock); this one stops. Chunks that are never written again are

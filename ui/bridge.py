@@ -5,10 +5,19 @@ rate and emits Qt signals in the GUI thread; it never waits for the physics
 thread. Widgets reach the Simulation only through its verbs (play, step, time
 scale, record, export, save, send); ``simulation`` itself is for tests and benches. Answers to commands (the Futures) are polled on the same timer, so a
 refused edit reaches the GUI as a signal in the GUI thread too.
+
+Replay: `show_sample(k)` pauses the physics and shows recorded sample k instead of
+the live World (`latest` is then that instant, drawn again exactly, and every
+widget that follows the snapshots shows it); `go_live` comes back; an edit, Play,
+Step or Reset come back first, since they act on the live World; `continue_from(k)`
+makes sample k the live World and plays on from there.
 """
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from classroom_sim import Simulation, Snapshot, commands
@@ -44,6 +53,7 @@ class SimulationBridge(QObject):
         self._since_start: list = []  # Futures of the edits sent since the start, not yet answered
         self._changed = False  # an edit sent since the start was applied
         self._error = None
+        self._shown = None  # while replaying: (the recorder, the sample, its Snapshot)
         self._timer = QTimer(self)
         self._timer.setInterval(FRAME_MS)
         self._timer.timeout.connect(self.poll)
@@ -53,7 +63,8 @@ class SimulationBridge(QObject):
 
     @property
     def latest(self) -> Snapshot:
-        return self.simulation.latest
+        """The instant shown: the live World's newest, or the recorded sample being replayed."""
+        return self._shown[2] if self._shown is not None else self.simulation.latest
 
     @property
     def degraded(self) -> dict:
@@ -66,11 +77,16 @@ class SimulationBridge(QObject):
         return self.simulation.paused
 
     def toggle_play(self, done=None):
-        """Play if paused, else pause; ``done(ok)`` once the physics thread has done so."""
+        """Play if paused, else pause; ``done(ok)`` once the physics thread has done so. While
+        replaying: back to the live World, playing."""
+        if self.replaying:
+            self.go_live()
+            return self.watch(self.simulation.resume(), done)
         return self.watch(self.simulation.resume() if self.simulation.paused else self.simulation.pause(), done)
 
     def step_once(self, done=None):
-        """Advance one step of the physics thread while paused."""
+        """Advance one step of the physics thread while paused (from the live World)."""
+        self.go_live()
         return self.watch(self.simulation.step_once(), done)
 
     @property
@@ -117,6 +133,58 @@ class SimulationBridge(QObject):
         recorder = self.simulation.recorder
         return recorder, (recorder.since(k) if recorder is not None else [])
 
+    def sample_times_since(self, k: int) -> tuple:
+        """(recording, times): the recording being kept (compare by identity, as with
+        `samples_since`) and the times of its samples from the k-th on (s)."""
+        recorder = self.simulation.recorder
+        return recorder, (recorder.times_since(k) if recorder is not None else [])
+
+    # -- replay --------------------------------------------------------------------------------
+    @property
+    def replaying(self) -> bool:
+        """Whether a recorded sample is shown instead of the live World."""
+        return self._shown is not None
+
+    @property
+    def shown_sample(self):
+        """The recorded sample shown (an index into the recording), or None when live."""
+        return self._shown[1] if self._shown is not None else None
+
+    def show_sample(self, k: int) -> bool:
+        """Show recorded sample ``k`` (the physics pauses); False if there is no such sample."""
+        recorder = self.simulation.recorder
+        if recorder is None or not 0 <= k < recorder.count:
+            return False
+        if self._shown is None and not self.simulation.paused:
+            self.watch(self.simulation.pause())
+        if self._shown is None or self._shown[:2] != (recorder, k):
+            self._shown = (recorder, k, recorder.snapshot(k))
+            self.poll()  # shown at once, by every widget that follows the snapshots
+        return True
+
+    def go_live(self) -> None:
+        """Show the live World again (paused as it was left)."""
+        if self._shown is not None:
+            self._shown = None
+            self.poll()
+
+    def continue_from(self, k: int, done=None):
+        """Make recorded sample ``k`` the live World and play on from it: what was recorded
+        and logged after it is dropped (`Simulation.continue_from`)."""
+        self._shown = None
+        return self.watch(self.simulation.continue_from(k), self._refresh_after(done))
+
+    def recorded_track(self, rows, seconds: float, most: int, spacing: float) -> tuple:
+        """Where the bodies ``rows`` were over the last ``seconds`` (inf: the whole run) up to
+        the sample shown, or up to the newest when live (`Recorder.track`): what a trail
+        shows after a jump in time. Empty arrays without a recording."""
+        recorder = self.simulation.recorder
+        if recorder is None or recorder.count == 0:
+            return np.empty(0), np.empty((0, len(rows), 2))
+        end = self._shown[1] + 1 if self._shown is not None and self._shown[0] is recorder else recorder.count
+        start = 0 if math.isinf(seconds) else max(0, end - 1 - math.ceil(seconds * recorder.rate))
+        return recorder.track(rows, start, end, most, spacing)
+
     def export_csv(self, path, layout: str = "long", done=None):
         """Write the recording to ``path`` in the background (a failure is emitted as ``refused``)."""
         return self.watch(self.simulation.export_csv(path, layout), done)
@@ -154,7 +222,9 @@ class SimulationBridge(QObject):
 
     def send(self, command: commands.Command, done=None):
         """Send a command; a refusal is emitted as ``refused``; ``done(ok)`` is called in
-        the GUI thread once it is answered. Counted in `edits`."""
+        the GUI thread once it is answered. Counted in `edits`. An edit is made to the
+        live World: sent while replaying, it brings the live World back first."""
+        self.go_live()
         self.edits += 1
         future = self.simulation.send(command)
         self._since_start.append(future)
@@ -166,6 +236,7 @@ class SimulationBridge(QObject):
         """Run ``world`` (a lesson's step) from now on, paused; reset goes back to it. The
         panels are sent ``revised`` once it runs (its revision may equal the last one's)."""
         self._new_start()
+        self._shown = None
         return self.watch(self.simulation.restart(world), self._refresh_after(done))
 
     def keep_as_start(self, done=None):
@@ -176,6 +247,7 @@ class SimulationBridge(QObject):
     def run_until(self, body: str, event: str, at=None, done=None):
         """Play until the event (see `Simulation.run_until`); the Future gives its Measurement.
         A run cut short by a reset or a restart is not reported as a failure."""
+        self.go_live()
         future = self.simulation.run_until(body, event, at)
         self._quiet.add(future)
         return self.watch(future, done)
@@ -183,6 +255,7 @@ class SimulationBridge(QObject):
     def reset(self, done=None):
         """Back to the start the Simulation keeps."""
         self._new_start()
+        self._shown = None
         return self.watch(self.simulation.reset(), self._refresh_after(done))
 
     @property
@@ -238,7 +311,7 @@ class SimulationBridge(QObject):
             if done is not None:
                 done(exc is None)
         self._pending = still
-        snap = self.simulation.latest
+        snap = self.latest
         if snap is not self._last:
             self._last = snap
             if snap.revision != self._revision:
@@ -255,6 +328,7 @@ class SimulationBridge(QObject):
         """Run another scene (a file just opened): the old physics thread is stopped first."""
         self.simulation.stop()
         self._pending.clear()
+        self._shown = None
         self.simulation = self._simulation(world)
         self._new_start()
         self._last = None

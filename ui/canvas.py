@@ -28,7 +28,7 @@ from classroom_sim import commands
 
 from .paint import pairs_path, panel
 from .raster import argb, layer
-from .trails import Trails, trail_lines, trail_rows
+from .trails import MAX_SAMPLES, TRAIL_SPACING, Trails, trail_lines, trail_rows
 from .vectors import Vectors
 from .view import NORMAL, PROJECTOR, Display, View, margins_for, nice, scene_extent
 
@@ -59,6 +59,7 @@ class Canvas(QWidget):
         self._colors_for = None
         self._argb = np.empty(0, np.int64)
         self._by_hand = False  # zoomed or panned by hand since the last fit
+        self._replayed = False  # the last snapshot was a replayed one
         self.editable = True
         """False in student mode: bodies can be selected, not dragged, added or deleted."""
         self.marker = None
@@ -129,7 +130,15 @@ class Canvas(QWidget):
 
     def _on_snapshot(self, snap) -> None:
         if self.display.trails:
-            self.trails.add(snap, self.display.trail_seconds, trail_rows(snap, self.selection))
+            rows = trail_rows(snap, self.selection)
+            replaying = getattr(self.bridge, "replaying", False)
+            if replaying or self._replayed:  # a jump in time: the trail is read from the recording
+                times, positions = self.bridge.recorded_track(rows, self.display.trail_seconds, MAX_SAMPLES,
+                                                              TRAIL_SPACING)
+                self.trails.load(snap, rows, times, positions)
+            if not replaying:
+                self.trails.add(snap, self.display.trail_seconds, rows)
+            self._replayed = replaying
         if self.selection is not None and self.selection not in snap.names:
             self.select(None)
         self.update()

@@ -34,6 +34,7 @@ from .panels.collisions import CollisionsPanel
 from .panels.graphs import GraphsPanel
 from .tools.toolbox import Toolbox
 from .tools import stopwatch
+from . import timeline
 from .panels.inspector import Inspector
 from .panels.lesson import LessonPanel
 from .panels.table import TablePanel
@@ -69,6 +70,7 @@ class MainWindow(QMainWindow):
         col.setContentsMargins(4, 4, 4, 4)
         col.addWidget(self.messages)
         col.addWidget(self.canvas, 1)
+        self.central_column = col
         self.setCentralWidget(central)
 
         self.docks: list = []
@@ -104,6 +106,10 @@ class MainWindow(QMainWindow):
         self._build_status()
         self.toolbox = Toolbox(self, RECORD_RATE)  # the classroom's tools: a toolbar group, a menu, shortcuts
         self.stopwatch = stopwatch.install(self)  # its panel, overlay and action (W): `stopwatch_action`
+        self.timeline = timeline.install(self)  # replay, under the canvas: , . Home End
+        replay = self.simulation_menu.addMenu("Replay")
+        for action in self.timeline.menu_actions:
+            replay.addAction(action)
 
         self.bridge.revised.connect(self._revised)
         self.bridge.snapshot.connect(self._snapshot)
@@ -167,6 +173,8 @@ class MainWindow(QMainWindow):
                                                 tip="Throw the recording away (Record off and on again appends)")
         self.export_action = self._action("Export CSV…", self.export_csv, "Ctrl+E", tip="Save the recording as CSV")
         self.png_action = self._action("Save picture…", self.save_png, "Ctrl+P", tip="Save the canvas as a PNG")
+        self.worksheet_action = self._action("Print worksheet…", self.print_worksheet,
+                                             tip="The lesson as a PDF worksheet, a page per student, and its key")
         self.lessons_action = self._action("Lessons…", self.open_browser, "Ctrl+L",
                                            tip="Choose a lesson: by topic, your own, or recent (Ctrl+L)")
         self.open_action = self._action("Open scene…", self.open_scene, QKeySequence.Open)
@@ -242,9 +250,10 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         file.addAction(self.export_action)
         file.addAction(self.png_action)
+        file.addAction(self.worksheet_action)
         file.addSeparator()
         file.addAction(self.quit_action)
-        sim = menus.addMenu("&Simulation")
+        sim = self.simulation_menu = menus.addMenu("&Simulation")
         for action in (self.play_action, self.step_action, self.reset_action, self.lesson_start_action,
                        self.record_action, self.clear_record_action):
             sim.addAction(action)
@@ -351,6 +360,14 @@ class MainWindow(QMainWindow):
 
     def clear_recording(self) -> None:
         self.bridge.clear_recording(lambda ok: ok and self.statusBar().showMessage("Recording cleared", 3000))
+
+    def print_worksheet(self) -> None:
+        """The lesson as it was opened, as printable worksheets (`ui.worksheet`)."""
+        from .worksheet import print_dialog
+
+        written = print_dialog(self, self.start_world, self.path.stem if self.path else "worksheet")
+        if written is not None:
+            self.statusBar().showMessage(f"Wrote {written}", 8000)
 
     def export_csv(self) -> None:
         if not self.bridge.samples:  # said at once, before asking for a file name

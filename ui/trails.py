@@ -106,6 +106,20 @@ class Trails:
         if len(self) > MAX_SAMPLES:
             self._thin()
 
+    def load(self, snapshot, rows, times, positions) -> None:
+        """Hold these samples (times (K,), positions (K, rows, 2), oldest first) of the
+        bodies ``rows`` of ``snapshot``'s scene instead: a trail read from the recording,
+        after a jump in time (a replayed instant, or back to the live one)."""
+        self.clear()
+        if not len(times):
+            return
+        rows = tuple(int(i) for i in rows)
+        which = np.array(rows, int)
+        self.names, self.rows = snapshot.names, rows
+        self._times, self._positions = np.array(times, float), np.array(positions, float)
+        self._start, self._end = 0, len(self._times)
+        self._velocities, self._radii = snapshot.velocities[which], snapshot.radii[which]
+
     def _append(self, times, positions) -> None:
         n, kept = len(times), len(self)
         if self._end + n > len(self._times):  # no room at the end: move to the front, or grow

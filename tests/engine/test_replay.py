@@ -171,3 +171,18 @@ def test_the_simulation_goes_on_from_a_recorded_sample_dropping_what_came_after(
     with pytest.raises(CommandError, match="not in the recording"):
         sim.continue_from(10_000).result()
     assert math.isfinite(sim.latest.time)
+
+
+def test_a_track_reads_the_recorded_positions_of_some_bodies_spaced_and_capped(monkeypatch):
+    monkeypatch.setattr(recording_module, "CHUNK", 8)
+    world = gas(4)
+    recorder = Recorder(world, 100.0)
+    world.advance_to(1.0)
+    whole = recorder.recording().segments[0]
+    times, positions = recorder.track([1, 3], 10, 61, most=1000, spacing=1.0 / 30.0)
+    ks = np.arange(60, 9, -4)[::-1]  # every 4th sample (1/30 s at 100 Hz), ending on the last
+    assert np.array_equal(times, whole.times[ks])
+    assert np.array_equal(positions, whole.data[ks][:, [1, 3], 0:2])
+    times, _ = recorder.track([0], 0, 101, most=10)
+    assert len(times) <= 11 and times[-1] == 1.0 and times[0] >= 0.0
+    assert recorder.track([0], 50, 50, most=10)[0].size == 0

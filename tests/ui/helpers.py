@@ -17,6 +17,7 @@ class FakeBridge(QObject):
         self.world = world
         self.recorder = None
         self.asked = []
+        self.replaying = False
 
     @property
     def recording(self):

@@ -233,6 +233,9 @@ class GraphsPanel(QWidget):
         """A new frame: draw now if the plots were drawn `REFRESH_S` ago, else a little later."""
         if snap.colors is not self._colors_of:  # (the same tuple until a body is edited)
             self._colors_of, self.colors = snap.colors, dict(zip(snap.names, snap.colors))
+        if self.bridge.replaying:
+            self.show_time(snap.time)
+            return
         wait = self._drawn + REFRESH_S - time.perf_counter()
         if wait <= 0:
             self.pull()
@@ -329,6 +332,17 @@ class GraphsPanel(QWidget):
             self.cursors[0].setValue(start + 0.75 * (end - start))
         for plot in self.plots[:self.count.value()]:
             plot.enableAutoRange(axis="y")
+
+    def show_time(self, t: float) -> None:
+        """A replayed instant: the cursor stands at ``t`` and reads the values there; following
+        the last seconds, the plots show the seconds around it."""
+        if not self.isVisible():
+            return
+        if self.follow.isChecked():
+            width = self.window.value()
+            self.plots[0].setXRange(t - 0.75 * width, t + 0.25 * width, padding=0.02)
+        self.cursors[0].setValue(t)  # (the other plots' cursors and the readout follow)
+        self.view.scene().prepareForPaint()
 
     # -- the cursor --------------------------------------------------------------------------
     def _read(self, line=None) -> None:
