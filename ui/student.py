@@ -84,8 +84,8 @@ class StudentLock:
     the world panel and inspector, editing bodies on the canvas, opening and saving files
     are hidden or off until the teacher's PIN unlocks them."""
 
-    EDITING = ("lessons_action", "open_action", "save_action", "export_action", "png_action", "delete_action",
-               "record_action", "student_action")
+    EDITING = ("lessons_action", "open_action", "save_action", "export_action", "png_action", "worksheet_action",
+               "delete_action", "record_action", "student_action")
     """The window's actions student mode switches off (besides the panels and the canvas's editing)."""
 
     def __init__(self, window):

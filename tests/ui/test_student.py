@@ -36,6 +36,7 @@ def editing_paths(w):
         or any(a.isEnabled() for a in w.panel_actions),
         "open": w.open_action.isEnabled(), "save": w.save_action.isEnabled(),
         "export": w.export_action.isEnabled(), "picture": w.png_action.isEnabled(),
+        "worksheet": w.worksheet_action.isEnabled(),
         "delete": w.delete_action.isEnabled(), "lessons": w.lessons_action.isEnabled(),
         "recent": w.recent_menu.isEnabled(), "record": w.record_action.isEnabled(),
         "canvas editing": w.canvas.editable,
