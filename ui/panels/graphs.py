@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (pg.exporters)
+import math
 import time
 
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
@@ -156,6 +157,7 @@ class GraphsPanel(QWidget):
         self.view.setBackground("w")
         self.plots = []
         self.curves = [dict() for _ in range(MAX_PLOTS)]  # plot -> body -> [pieces]
+        self.keys = [dict() for _ in range(MAX_PLOTS)]  # plot -> body -> its legend's entry (no data)
         self.cursors = []
         for k in range(MAX_PLOTS):
             plot = pg.PlotItem()
@@ -189,6 +191,7 @@ class GraphsPanel(QWidget):
         self.window.valueChanged.connect(self._range)
         self.export.clicked.connect(self.export_dialog)
         self._colors_of = None
+        self._ds = 1  # the pieces' thinning (see `_cull`)
         self._drawn = -float("inf")  # when the plots were last drawn (perf_counter s)
         self._later = QTimer(self)
         self._later.setSingleShot(True)
@@ -278,9 +281,6 @@ class GraphsPanel(QWidget):
             for name in self.graphed():
                 self._extend(k, name)
         self._range()
-        # the views take their new range now, not while painting: a range taken then
-        # asks for a second paint of the whole plots
-        self.view.scene().prepareForPaint()
 
     def _pen(self, name):
         return pg.mkPen(self.colors.get(name) or "#808080", width=self._width)
@@ -288,10 +288,9 @@ class GraphsPanel(QWidget):
     def _rebuild(self, k) -> None:
         """Draw plot ``k`` anew (its quantity or the graphed bodies changed)."""
         plot = self.plots[k]
-        for pieces in self.curves[k].values():
-            for curve in pieces:
-                plot.removeItem(curve)
-        self.curves[k] = {}
+        for curve in [c for pieces in self.curves[k].values() for c in pieces] + list(self.keys[k].values()):
+            plot.removeItem(curve)
+        self.curves[k], self.keys[k] = {}, {}
         plot.setLabel("left", self.choices[k].currentText())
         for name in self.graphed():
             self._extend(k, name)
@@ -309,18 +308,38 @@ class GraphsPanel(QWidget):
             p = max(len(pieces) - 1, 0)
             a, b = max(p * PIECE - 1, 0), min((p + 1) * PIECE, track.n)
             if not pieces:
-                curve = pg.PlotDataItem(pen=self._pen(name), name=name)
-                curve.setClipToView(True)
-                self.plots[k].addItem(curve)
-                pieces.append(curve)
+                # the legend names an item of its own, always shown, as pieces come and go from view
+                self.keys[k][name] = self.plots[k].plot([], [], pen=self._pen(name), name=name)
+                pieces.append(self._piece(k, name))
             pieces[p].setData(track.t[a:b], quantity(track.raw[a:b]))
             if b < track.n:  # that piece is finished: start the next
-                curve = pg.PlotDataItem(pen=self._pen(name))
-                curve.setClipToView(True)
-                self.plots[k].addItem(curve)
-                pieces.append(curve)
+                pieces.append(self._piece(k, name))
                 continue
             return
+
+    def _piece(self, k, name):
+        """A new piece of body ``name``'s curve on plot ``k``."""
+        curve = pg.PlotDataItem(pen=self._pen(name))
+        curve.setDownsampling(ds=self._ds, auto=False, method="peak")
+        self.plots[k].addItem(curve)
+        return curve
+
+    def _cull(self, x0: float, x1: float) -> None:
+        """Show only the pieces that reach into x0..x1 s, each thinned to about two samples a
+        pixel: a piece out of view costs nothing to paint, and is left out of the y range,
+        so that a frame costs the same at 10 s and at 5 minutes of run (see `PIECE`)."""
+        pixels = max(self.plots[0].getViewBox().width(), 100.0)
+        ds = 1 << max(0, math.ceil(math.log2(max((x1 - x0) * self.rate / (2.0 * pixels), 1.0))))
+        ds_changed, self._ds = ds != self._ds, ds
+        for k in range(self.count.value()):
+            for pieces in self.curves[k].values():
+                for curve in pieces:
+                    x = curve.xData
+                    seen = bool(x is not None and len(x) > 0 and x[0] <= x1 and x[-1] >= x0)
+                    if seen != curve.isVisible():
+                        curve.setVisible(seen)
+                    if seen and ds_changed:
+                        curve.setDownsampling(ds=ds, auto=False, method="peak")
 
     def _range(self) -> None:
         end = max((t.t[t.n - 1] for t in self.tracks.values() if t.n), default=0.0)
@@ -328,10 +347,14 @@ class GraphsPanel(QWidget):
         if self.follow.isChecked():
             start = max(start, end - self.window.value())
         self.plots[0].setXRange(start, max(end, start + 1e-6), padding=0.02)
+        self._cull(start - 0.02 * (end - start), end + 0.02 * (end - start))
         if not start <= self.cursors[0].value() <= end:  # keep the cursor where it can be seen
             self.cursors[0].setValue(start + 0.75 * (end - start))
         for plot in self.plots[:self.count.value()]:
             plot.enableAutoRange(axis="y")
+        # the views take their new range now, not while painting: a range taken then
+        # asks for a second paint of the whole plots
+        self.view.scene().prepareForPaint()
 
     def show_time(self, t: float) -> None:
         """A replayed instant: the cursor stands at ``t`` and reads the values there; following
@@ -341,6 +364,7 @@ class GraphsPanel(QWidget):
         if self.follow.isChecked():
             width = self.window.value()
             self.plots[0].setXRange(t - 0.75 * width, t + 0.25 * width, padding=0.02)
+            self._cull(t - 0.77 * width, t + 0.27 * width)
         self.cursors[0].setValue(t)  # (the other plots' cursors and the readout follow)
         self.view.scene().prepareForPaint()
 
