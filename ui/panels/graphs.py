@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 import pyqtgraph.exporters  # noqa: F401  (pg.exporters)
+import bisect
 import math
 import time
 
@@ -158,6 +159,7 @@ class GraphsPanel(QWidget):
         self.plots = []
         self.curves = [dict() for _ in range(MAX_PLOTS)]  # plot -> body -> [pieces]
         self.keys = [dict() for _ in range(MAX_PLOTS)]  # plot -> body -> its legend's entry (no data)
+        self._on = [dict() for _ in range(MAX_PLOTS)]  # plot -> body -> (first, end) of the pieces on it
         self.cursors = []
         for k in range(MAX_PLOTS):
             plot = pg.PlotItem()
@@ -289,8 +291,9 @@ class GraphsPanel(QWidget):
         """Draw plot ``k`` anew (its quantity or the graphed bodies changed)."""
         plot = self.plots[k]
         for curve in [c for pieces in self.curves[k].values() for c in pieces] + list(self.keys[k].values()):
-            plot.removeItem(curve)
-        self.curves[k], self.keys[k] = {}, {}
+            if curve.getViewBox() is not None:
+                plot.removeItem(curve)
+        self.curves[k], self.keys[k], self._on[k] = {}, {}, {}
         plot.setLabel("left", self.choices[k].currentText())
         for name in self.graphed():
             self._extend(k, name)
@@ -312,6 +315,7 @@ class GraphsPanel(QWidget):
                 self.keys[k][name] = self.plots[k].plot([], [], pen=self._pen(name), name=name)
                 pieces.append(self._piece(k, name))
             pieces[p].setData(track.t[a:b], quantity(track.raw[a:b]))
+            pieces[p].span = (track.t[a], track.t[b - 1])  # (s: what `_cull` reads)
             if b < track.n:  # that piece is finished: start the next
                 pieces.append(self._piece(k, name))
                 continue
@@ -325,20 +329,29 @@ class GraphsPanel(QWidget):
         return curve
 
     def _cull(self, x0: float, x1: float) -> None:
-        """Show only the pieces that reach into x0..x1 s, each thinned to about two samples a
-        pixel: a piece out of view costs nothing to paint, and is left out of the y range,
-        so that a frame costs the same at 10 s and at 5 minutes of run (see `PIECE`)."""
+        """Keep on the plots only the pieces that reach into x0..x1 s, each thinned to about
+        two samples a pixel: a piece out of view is taken off its plot (a plot tells each of
+        its items of every change of range, and paints them), and out of the y range, so
+        that a frame following the last seconds costs the same at 10 s and at 5 minutes of
+        run (see `PIECE`). Showing the whole run, every piece is on."""
         pixels = max(self.plots[0].getViewBox().width(), 100.0)
         ds = 1 << max(0, math.ceil(math.log2(max((x1 - x0) * self.rate / (2.0 * pixels), 1.0))))
         ds_changed, self._ds = ds != self._ds, ds
         for k in range(self.count.value()):
-            for pieces in self.curves[k].values():
-                for curve in pieces:
-                    x = curve.xData
-                    seen = bool(x is not None and len(x) > 0 and x[0] <= x1 and x[-1] >= x0)
-                    if seen != curve.isVisible():
-                        curve.setVisible(seen)
-                    if seen and ds_changed:
+            plot = self.plots[k]
+            for name, pieces in self.curves[k].items():
+                # pieces follow each other in time: those in view are one run of them
+                lo = bisect.bisect_left(pieces, x0, key=lambda c: c.span[1])
+                hi = bisect.bisect_right(pieces, x1, key=lambda c: c.span[0])
+                was = self._on[k].get(name, (0, len(pieces)))
+                for i in range(min(was[0], lo), len(pieces) if was[1] < len(pieces) else max(was[1], hi)):
+                    curve = pieces[i]  # (each piece added since the last time is on, in view or not)
+                    seen = lo <= i < hi
+                    if seen != (curve.getViewBox() is not None):
+                        plot.addItem(curve) if seen else plot.removeItem(curve)
+                self._on[k][name] = (lo, hi)
+                if ds_changed:
+                    for curve in pieces[lo:hi]:
                         curve.setDownsampling(ds=ds, auto=False, method="peak")
 
     def _range(self) -> None:
