@@ -26,7 +26,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 
 from classroom_sim import commands
 
-from .paint import pairs_path, panel
+from .paint import line_color, pairs_path, panel
 from .raster import argb, layer
 from .trails import MAX_SAMPLES, TRAIL_SPACING, Trails, trail_lines, trail_rows
 from .vectors import Vectors
@@ -57,7 +57,7 @@ class Canvas(QWidget):
         self._drag = None  # ("pan", last pixel) or ("body", name, offset, history)
         self.vectors = Vectors()
         self._colors_for = None
-        self._argb = np.empty(0, np.int64)
+        self._argb = (np.empty(0, np.int64), np.empty(0, np.int64))
         self._by_hand = False  # zoomed or panned by hand since the last fit
         self._replayed = False  # the last snapshot was a replayed one
         self.editable = True
@@ -184,11 +184,11 @@ class Canvas(QWidget):
         sx, sy = view.to_screen(snap.positions[:, 0], snap.positions[:, 1])
         rs = snap.radii * view.scale
         lines = [grid[0]] if grid else []
-        trails = trail_lines(self.trails, snap, view, self._colors(snap), self.selection, self.display.trail_seconds,
-                             theme.trail_width) if self.display.trails else None
+        trails = trail_lines(self.trails, snap, view, self._colors(snap)[1], self.selection,
+                             self.display.trail_seconds, theme.trail_width) if self.display.trails else None
         if trails is not None:
             lines.append(trails)
-        discs = (sx, sy, rs, self._colors(snap), argb(theme.outline),
+        discs = (sx, sy, rs, self._colors(snap)[0], argb(theme.outline),
                  theme.outline_px if len(snap) and np.median(rs) > 3 else 0.0)
         image = layer(width, height, argb(theme.background), lines, discs)
         # opaque: a plain copy, no blending
@@ -284,9 +284,11 @@ class Canvas(QWidget):
                    Qt.AlignHCenter | Qt.AlignBottom, _metres(length_m, length_m))
 
     def _colors(self, snap):
+        """(the bodies' ARGB, their trails' ARGB: `line_color`), kept while the colours stay."""
         if self._colors_for is not snap.colors:
             self._colors_for = snap.colors
-            self._argb = np.array([argb(c) for c in snap.colors], np.int64)
+            self._argb = (np.array([argb(c) for c in snap.colors], np.int64),
+                          np.array([argb(line_color(c)) for c in snap.colors], np.int64))
         return self._argb
 
     def _draw_marks(self, p, theme, snap, sx, sy, rs) -> None:

@@ -37,3 +37,15 @@ def outlined(p, path, color: str, width: float, halo: str, halo_width: float) ->
     p.drawPath(path)
     p.setPen(QPen(QColor(color), width))
     p.drawPath(path)
+
+
+LIGHTEST_LINE = 0.8
+"""The lightest colour (HSL lightness, 0 to 1) a line is drawn in on the light canvas and
+graphs; a lighter one (a white ball's) is drawn darker, as `line_color` says."""
+
+
+def line_color(color: str) -> str:
+    """The colour a line of a body's (its trail, its curve on a graph) is drawn in on a light
+    background: its own, or for a colour nearly white a grey of its hue that shows."""
+    c = QColor(color)
+    return color if c.lightnessF() <= LIGHTEST_LINE else c.darker(250).name()

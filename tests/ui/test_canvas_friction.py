@@ -227,3 +227,21 @@ def test_the_window_keeps_a_hand_zoom_when_it_is_resized(qtbot, tmp_path):
         assert box_in_view(w.canvas)
     finally:
         w.close()
+
+
+def test_a_white_ball_leaves_a_trail_that_shows_on_the_light_canvas(tmp_path, qapp):
+    world = World(gravity=(0.0, 0.0), bounds=(0.0, 0.0, 10.0, 6.0))
+    world.add_body(Body("cue", 0.17, 0.3, (1.0, 3.0), (4.0, 0.0), color="#f0f0f0"))
+    out = tmp_path / "cue.png"
+
+    def advance(each):
+        while world.time < 1.5 - 1e-9:
+            world.step(1 / 240)
+            each(world)
+    screenshot(world, str(out), size=(800, 480), advance=advance)
+    image = QImage(str(out))
+    view = View(width=800, height=480)
+    view.fit(*world.bounds, margins=margins_for(NORMAL))
+    sx, sy = view.to_screen(3.0, 3.0)  # where the ball was at 0.5 s: its trail
+    darkest = min(QColor(image.pixel(int(sx), int(sy) + d)).lightnessF() for d in range(-2, 3))
+    assert darkest < 0.75  # a grey line, not white on the near-white canvas

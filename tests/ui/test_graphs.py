@@ -213,3 +213,18 @@ def test_pieces_out_of_view_are_taken_off_and_the_legend_stays(panel, monkeypatc
     p.follow.setChecked(False)  # the whole run: every piece shown, the top in the range
     assert all(on(c) for c in pieces)
     assert p.plots[0].getViewBox().viewRange()[1][1] > apex
+
+
+def test_a_white_body_is_graphed_in_a_grey_that_shows_on_the_white_plot(qtbot):
+    from ui.paint import line_color
+
+    w = two_balls()
+    w.body("red").color = "#f0f0f0"  # a white cue ball
+    bridge = FakeBridge(w)
+    p = GraphsPanel(bridge, 100.0)
+    qtbot.addWidget(p)
+    p.show()
+    bridge.run(0.5)
+    pen = p.curves[0]["red"][0].opts["pen"].color()
+    assert pen.lightnessF() < 0.5
+    assert line_color("#2a6fdb") == "#2a6fdb" and line_color("#ffffff") != "#ffffff"

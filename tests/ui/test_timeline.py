@@ -68,6 +68,8 @@ def test_dragging_the_timeline_shows_that_instant_everywhere(window, qtbot):
     assert w.energy_panel.values.total_kinetic == pytest.approx(kinetic, rel=1e-9)
     assert w.inspector.kinetic.text() == f"{kinetic:.3f} J"
     assert w.graphs_panel.cursors[0].value() == pytest.approx(t)
+    lo, hi = w.graphs_panel.plots[0].getViewBox().viewRange()[0]  # the recording, not before it
+    assert -0.05 < lo < t < hi < w.timeline.times[-1] + 0.05
     assert "REPLAY" in w.timeline.label.text()
     assert w.bridge.paused  # the physics waits while the class looks back
 

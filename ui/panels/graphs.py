@@ -17,13 +17,13 @@ the same reason (a grid at every minor tick costs four times as much to paint).
 
 from __future__ import annotations
 
-import numpy as np
-import pyqtgraph as pg
-import pyqtgraph.exporters  # noqa: F401  (pg.exporters)
 import bisect
 import math
 import time
 
+import numpy as np
+import pyqtgraph as pg
+import pyqtgraph.exporters  # noqa: F401  (pg.exporters)
 from PySide6.QtCore import QPoint, QRect, Qt, QTimer
 from PySide6.QtGui import QPainter
 from PySide6.QtSvg import QSvgGenerator
@@ -39,6 +39,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from ..paint import line_color
 
 
 def _column(k):
@@ -285,7 +287,7 @@ class GraphsPanel(QWidget):
         self._range()
 
     def _pen(self, name):
-        return pg.mkPen(self.colors.get(name) or "#808080", width=self._width)
+        return pg.mkPen(line_color(self.colors.get(name) or "#808080"), width=self._width)
 
     def _rebuild(self, k) -> None:
         """Draw plot ``k`` anew (its quantity or the graphed bodies changed)."""
@@ -374,10 +376,14 @@ class GraphsPanel(QWidget):
         the last seconds, the plots show the seconds around it."""
         if not self.isVisible():
             return
-        if self.follow.isChecked():
+        if self.follow.isChecked():  # (within what was recorded)
             width = self.window.value()
-            self.plots[0].setXRange(t - 0.75 * width, t + 0.25 * width, padding=0.02)
-            self._cull(t - 0.77 * width, t + 0.27 * width)
+            first = min((tr.t[0] for tr in self.tracks.values() if tr.n), default=t)
+            last = max((tr.t[tr.n - 1] for tr in self.tracks.values() if tr.n), default=t)
+            lo = max(first, min(t - 0.75 * width, last - width))
+            hi = max(min(last, lo + width), lo + 1e-6)
+            self.plots[0].setXRange(lo, hi, padding=0.02)
+            self._cull(lo - 0.02 * (hi - lo), hi + 0.02 * (hi - lo))
         self.cursors[0].setValue(t)  # (the other plots' cursors and the readout follow)
         self.view.scene().prepareForPaint()
 
