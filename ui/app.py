@@ -8,6 +8,7 @@ points, so the engine never imports this package.
 from __future__ import annotations
 
 import getpass
+import os
 import signal
 import sys
 
@@ -20,7 +21,12 @@ SCREENSHOT_SIZE = (1200, 800)
 """Pixels of a screenshot when no --size is given."""
 
 
-def _application() -> QApplication:
+def _application(headless: bool = False) -> QApplication:
+    """The application (made once). ``headless``: for what draws no window (a picture, a
+    worksheet), on Qt's offscreen platform, so that it works with no display at all (a
+    server, a terminal over ssh), unless QT_QPA_PLATFORM names another."""
+    if headless and QApplication.instance() is None:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("classroom-sim")
     app.setOrganizationName("classroom-sim")
@@ -72,7 +78,7 @@ def screenshot(world, out_path: str, size=SCREENSHOT_SIZE, projector: bool = Fal
 def render(world, size=SCREENSHOT_SIZE, projector: bool = False, advance=None,
            trail_seconds: float | None = None):
     """The QImage `screenshot` writes: ``world`` as the canvas shows it, with no window."""
-    _application()
+    _application(headless=True)
     from .bridge import SimulationBridge
     from .canvas import Canvas
     from .trails import Trails, trail_rows

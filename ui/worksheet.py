@@ -92,7 +92,7 @@ def write(class_, out_path, key=None, locale: QLocale | None = None) -> int:
     not at all (OSError if it cannot be written). Returns the worksheets' page count."""
     from .app import _application
 
-    _application()
+    _application(headless=True)
     size = page_size(locale)
     pages = _pdf(out_path, size, lambda writer: _draw_sheets(writer, class_))
     if key is not None:

@@ -367,3 +367,17 @@ def test_the_speed_box_sets_the_time_scale(window, qtbot):
     qtbot.wait(800)
     rate = (w.bridge.latest.time - t0) / (time.perf_counter() - w0)
     assert rate == pytest.approx(0.25, rel=0.2)
+
+
+@pytest.mark.parametrize("command", ["screenshot", "worksheet"])
+def test_the_picture_and_worksheet_commands_need_no_display(command, tmp_path):
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    out = tmp_path / ("shot.png" if command == "screenshot" else "sheet.pdf")
+    args = ["--at", "0.5"] if command == "screenshot" else []
+    done = subprocess.run([sys.executable, "-m", "classroom_sim.cli", command, str(default_lesson()), *args,
+                           "-o", str(out)], env=env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-500:]
+    assert out.stat().st_size > 1000
