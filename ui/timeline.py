@@ -38,9 +38,9 @@ class Timeline(QWidget):
         self.say = None
         """Called with a sentence for the class (the window's status bar), if set."""
 
-        self.back = QPushButton("◀ Back")
+        self.back = QPushButton("◀ Replay")
         self.back.setToolTip("Play the recording backwards")
-        self.forward = QPushButton("Play ▶")
+        self.forward = QPushButton("Replay ▶")
         self.forward.setToolTip("Play the recording forwards")
         for button in (self.back, self.forward):
             button.setCheckable(True)
