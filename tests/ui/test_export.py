@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from classroom_sim import read_csv
 from tests.ui.helpers import falling_world
-from ui import main_window
+from ui import window_files
 from ui.main_window import MainWindow
 
 G = 9.81
@@ -64,7 +64,7 @@ def test_a_name_without_csv_gets_the_suffix(window, dialog, qtbot, tmp_path):
     window.play_action.trigger()
     qtbot.waitUntil(lambda: window.bridge.samples > 10, timeout=5000)
     window.play_action.trigger()
-    dialog.answer = (str(tmp_path / "fall"), main_window.WIDE_FILTER)
+    dialog.answer = (str(tmp_path / "fall"), window_files.WIDE_FILTER)
     window.export_action.trigger()
     assert len(dialog) == 1
     qtbot.waitUntil(lambda: "Saved" in window.statusBar().currentMessage(), timeout=5000)
