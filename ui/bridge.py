@@ -311,6 +311,8 @@ class SimulationBridge(QObject):
             if done is not None:
                 done(exc is None)
         self._pending = still
+        if self._shown is not None and self._shown[0] is not self.simulation.recorder:
+            self._shown = None  # the recording shown was cleared or replaced: the live World again
         snap = self.latest
         if snap is not self._last:
             self._last = snap

@@ -153,3 +153,17 @@ def test_an_edit_or_play_while_replaying_acts_on_the_live_world(window, qtbot):
     w.play_action.trigger()
     assert not w.bridge.replaying
     wait_for(qtbot, lambda: w.bridge.latest.time > live)
+
+
+def test_a_recording_cleared_while_replaying_brings_the_live_world_back(window, qtbot):
+    w = window
+    record_a_second(w, qtbot)
+    live = w.bridge.simulation.latest.time
+    w.timeline.show(50)
+    w.clear_recording()  # recording stays on: a new recording begins (a sample at most, paused)
+    wait_for(qtbot, lambda: not w.bridge.replaying)
+    assert w.bridge.latest.time == live
+    wait_for(qtbot, lambda: w.bridge.samples <= 1 and len(w.timeline.times) == w.bridge.samples)
+    assert not w.timeline.isVisible()
+    w.timeline.step(+1)  # (the keys reach the timeline while it is hidden: they do nothing)
+    assert not w.bridge.replaying
