@@ -303,18 +303,27 @@ class Recorder:
         t, look, positions, velocities, accelerations, masses = self.state(k)
         return look.snapshot(t, positions, velocities, accelerations, masses)
 
-    def track(self, rows, a: int, b: int, most: int, spacing: float = 0.0) -> tuple:
+    def track(self, rows, a: int, b: int, most: int, spacing: float = 0.0, seconds: float = math.inf,
+              names=None) -> tuple:
         """Where the bodies ``rows`` were over samples a..b-1 (of the segment that sample b-1
-        is in): (times (K,), positions (K, len(rows), 2)), a sample every ``spacing`` s at
-        least and ``most`` at the most, the last one always kept; what a trail of a
-        recorded instant shows."""
+        is in, and no more than ``seconds`` s before it: a recording stopped and resumed
+        has a gap in time): (times (K,), positions (K, len(rows), 2)), a sample every
+        ``spacing`` s at least and ``most`` at the most, the last one always kept; what a
+        trail of a recorded instant shows. Given ``names`` (the bodies ``rows`` count in),
+        a segment of other bodies gives nothing."""
         rows = np.asarray(rows, int)
         b = min(int(b), self.count)
         found = [(piece, first, end) for piece, first, end in self._spans(b) if first < b <= end]
-        if not found or b <= a or not len(rows):
+        if not found or b <= a or not len(rows) or (names is not None and tuple(found[0][0].names) != tuple(names)):
             return np.empty(0), np.empty((0, len(rows), 2))
         piece, first, _ = found[0]
         a = max(int(a), first)
+        if math.isfinite(seconds):
+            def time_of(k):
+                c, r = divmod(k - first, CHUNK)
+                return piece.times[c][r]
+            since = time_of(b - 1) - seconds - 1e-9
+            a += bisect.bisect_left(range(a, b), since, key=time_of)
         stride = max(1, math.ceil(spacing * self.rate - 1e-9), math.ceil((b - a) / max(most, 1)))
         ks = np.arange(b - 1, a - 1, -stride)[::-1] - first  # (counted back from the last)
         times, positions = np.empty(len(ks)), np.empty((len(ks), len(rows), 2))

@@ -15,8 +15,6 @@ makes sample k the live World and plays on from there.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -182,8 +180,7 @@ class SimulationBridge(QObject):
         if recorder is None or recorder.count == 0:
             return np.empty(0), np.empty((0, len(rows), 2))
         end = self._shown[1] + 1 if self._shown is not None and self._shown[0] is recorder else recorder.count
-        start = 0 if math.isinf(seconds) else max(0, end - 1 - math.ceil(seconds * recorder.rate))
-        return recorder.track(rows, start, end, most, spacing)
+        return recorder.track(rows, 0, end, most, spacing, seconds, self.latest.names)
 
     def export_csv(self, path, layout: str = "long", done=None):
         """Write the recording to ``path`` in the background (a failure is emitted as ``refused``)."""

@@ -186,3 +186,23 @@ def test_a_track_reads_the_recorded_positions_of_some_bodies_spaced_and_capped(m
     times, _ = recorder.track([0], 0, 101, most=10)
     assert len(times) <= 11 and times[-1] == 1.0 and times[0] >= 0.0
     assert recorder.track([0], 50, 50, most=10)[0].size == 0
+
+
+def test_a_track_keeps_to_its_seconds_across_a_gap_and_to_the_bodies_it_is_asked_for():
+    world = gas(3)
+    recorder = Recorder(world, 100.0)
+    world.advance_to(1.0)
+    recorder.stop()  # Record off for 4 s, then on again
+    world.advance_to(5.0)
+    recorder.resume(world)
+    world.advance_to(5.5)
+    assert recorder.count == 101 + 51
+    times, positions = recorder.track([0, 2], 0, recorder.count, most=1000, seconds=2.0)
+    assert times[0] == 5.0 and times[-1] == 5.5 and len(times) == 51  # not the samples before the gap
+    times, _ = recorder.track([0], 0, 101, most=1000, seconds=0.5)
+    assert np.array_equal(times, np.arange(50, 101) / 100.0)
+    assert recorder.track([0], 0, recorder.count, most=1000, names=world.names)[0].size == 152
+    world.add_body(Body("late", 1.0, 0.1, (3.5, 3.5)))  # (recording stopped: no sample of it yet)
+    recorder.stop()
+    times, positions = recorder.track([0, 3], 0, recorder.count, most=1000, names=world.names)
+    assert times.size == 0 and positions.shape == (0, 2, 2)

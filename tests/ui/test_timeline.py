@@ -167,3 +167,39 @@ def test_a_recording_cleared_while_replaying_brings_the_live_world_back(window, 
     assert not w.timeline.isVisible()
     w.timeline.step(+1)  # (the keys reach the timeline while it is hidden: they do nothing)
     assert not w.bridge.replaying
+
+
+def test_back_to_live_with_a_body_added_since_the_recording_stopped(window, qtbot):
+    w = window
+    record_a_second(w, qtbot)
+    w.record_action.trigger()  # Record off
+    wait_for(qtbot, lambda: not w.bridge.recording)
+    w.bridge.send(commands.AddBody("late", 1.0, 0.2, (2.0, 100.0)))
+    wait_for(qtbot, lambda: len(w.bridge.latest.names) == 2)
+    w.timeline.show(50)
+    qtbot.wait(20)
+    w.timeline.go_live()  # the recording has no sample of "late": the trails start afresh
+    qtbot.wait(20)
+    assert w.canvas.trails.names in (None, ("ball", "late"))
+
+
+def test_a_replayed_trail_is_as_long_as_chosen_though_the_recording_has_a_gap(window, qtbot):
+    w = window
+    record_a_second(w, qtbot)
+    w.record_action.trigger()  # Record off, play on, Record on again
+    wait_for(qtbot, lambda: not w.bridge.recording)
+    w.play_action.trigger()
+    wait_for(qtbot, lambda: w.bridge.latest.time > 5.0)
+    w.record_action.trigger()
+    wait_for(qtbot, lambda: w.bridge.recording)
+    count = w.bridge.samples
+    wait_for(qtbot, lambda: w.bridge.samples > count + 50)
+    w.play_action.trigger()
+    wait_for(qtbot, lambda: w.bridge.paused)
+    wait_for(qtbot, lambda: len(w.timeline.times) == w.bridge.samples)
+    w.timeline.end()
+    qtbot.wait(20)
+    times, _ = w.canvas.trails.view()
+    shown = w.bridge.latest.time
+    assert len(times) and times[-1] == shown
+    assert times[0] >= shown - w.canvas.display.trail_seconds - 1e-9  # not back across the gap
