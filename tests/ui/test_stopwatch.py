@@ -372,3 +372,27 @@ def test_another_scene_is_timed_afresh(qtbot, tmp_path):
     assert not panel.timing.watch.running and panel.timing.watch.reading(10.0) == 0.0
     assert panel.start_body.currentText() == "red" and panel.state.text() == "Waiting for red: floor"
     w.close()
+
+
+def test_looking_back_at_the_recording_keeps_the_watch_and_its_triggers(qtbot, tmp_path):
+    h = 2.0
+    w = open_window(qtbot, tmp_path, thrown_up(0.0, h))
+    panel, timing = w.stopwatch_panel, w.stopwatch_panel.timing
+    panel.choose("start", "ball", "floor")
+    panel.choose("stop", "ball", "apex")
+    w.record_action.trigger()
+    w.bridge.time_scale = 4.0
+    w.play_action.trigger()
+    qtbot.waitUntil(lambda: timing.fired is not None and timing.fired[0] is timing.stop_on, timeout=10000)
+    w.play_action.trigger()
+    qtbot.waitUntil(lambda: w.bridge.paused and len(w.timeline.times) == w.bridge.samples > 2, timeout=5000)
+    rise = math.sqrt(2 * (h - R) / G)
+    state = panel.state.text()
+    w.timeline.home()  # back to t = 0, and on a little: the class looks at the fall again
+    assert w.bridge.replaying and w.bridge.latest.time == 0.0
+    for k in range(0, 30, 3):
+        w.timeline.show(k)
+    w.timeline.go_live()
+    assert timing.watch.reading(w.bridge.latest.time) == pytest.approx(rise, abs=1e-9)
+    assert panel.reading.text() == f"{rise:.3f} s" and panel.state.text() == state
+    w.close()

@@ -168,7 +168,10 @@ class StopwatchPanel(QWidget):
 
     # -- from the physics thread --------------------------------------------------------------------
     def follow(self, snap) -> None:
-        """A new snapshot: the triggers look at it, the reading follows it."""
+        """A new snapshot: the triggers look at it, the reading follows it. A recorded instant
+        shown again (replay) is not the run going back: the watch keeps timing the live one."""
+        if getattr(self.bridge, "replaying", False):
+            return
         self.timing.feed(snap, self.collisions.new(snap.time) if self.wants_collisions else ())
         if snap.names != self._names:
             self._names = snap.names
