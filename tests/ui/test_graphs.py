@@ -228,3 +228,35 @@ def test_a_white_body_is_graphed_in_a_grey_that_shows_on_the_white_plot(qtbot):
     pen = p.curves[0]["red"][0].opts["pen"].color()
     assert pen.lightnessF() < 0.5
     assert line_color("#2a6fdb") == "#2a6fdb" and line_color("#ffffff") != "#ffffff"
+
+
+def replay(bridge, k):
+    """The bridge shows recorded sample k (as `SimulationBridge.show_sample` does)."""
+    bridge.replaying = True
+    bridge.snapshot.emit(bridge.recorder.snapshot(k))
+
+
+def test_a_replayed_instant_is_drawn_at_once_with_the_samples_not_drawn_yet(panel, monkeypatch, qtbot):
+    p, bridge = panel
+    p.window.setValue(2.0)  # follow the last 2 s
+    for k in range(1, 101):
+        bridge.run(k * 0.1)
+    monkeypatch.setattr(graphs, "REFRESH_S", 0.2)
+    bridge.run(10.05)  # drawn now
+    bridge.run(10.1)  # put off: not drawn yet
+    assert p._later.isActive()
+    last = bridge.recorder.count - 1
+    replay(bridge, last)  # End: the newest sample, which the plots had not drawn
+    assert p.cursors[0].value() == 10.1
+    assert "red" in p.readout.text()
+    replay(bridge, 200)  # back to t = 2 s; the draw put off must not take the plots back to the end
+    qtbot.wait(300)
+    lo, hi = p.plots[0].getViewBox().viewRange()[0]
+    assert lo < 2.0 < hi and p.cursors[0].value() == 2.0
+    p.window.setValue(3.0)  # a new width, around the instant still
+    lo, hi = p.plots[0].getViewBox().viewRange()[0]
+    assert lo < 2.0 < hi and hi - lo == pytest.approx(3.0 * 1.04)
+    bridge.replaying = False  # Live again (paused: nothing new recorded): the plots follow the end
+    bridge.snapshot.emit(bridge.world.snapshot())
+    lo, hi = p.plots[0].getViewBox().viewRange()[0]
+    assert lo < 10.1 < hi and hi - lo == pytest.approx(3.0 * 1.04)

@@ -191,12 +191,13 @@ class GraphsPanel(QWidget):
         col.addWidget(self.readout)
 
         self.count.valueChanged.connect(self._arrange)
-        self.follow.toggled.connect(self._range)
-        self.window.valueChanged.connect(self._range)
+        self.follow.toggled.connect(self._place)
+        self.window.valueChanged.connect(self._place)
         self.export.clicked.connect(self.export_dialog)
         self._colors_of = None
         self._ds = 1  # the pieces' thinning (see `_cull`)
         self._drawn = -float("inf")  # when the plots were last drawn (perf_counter s)
+        self._instant = None  # the replayed instant shown (s), None while live
         self._later = QTimer(self)
         self._later.setSingleShot(True)
         self._later.timeout.connect(self.pull)
@@ -240,8 +241,12 @@ class GraphsPanel(QWidget):
         """A new frame: draw now if the plots were drawn `REFRESH_S` ago, else a little later."""
         if snap.colors is not self._colors_of:  # (the same tuple until a body is edited)
             self._colors_of, self.colors = snap.colors, dict(zip(snap.names, snap.colors))
-        if self.bridge.replaying:
-            self.show_time(snap.time)
+        replaying = self.bridge.replaying
+        if replaying or self._instant is not None:  # a jump in time (to a recorded instant, or back): now
+            self._instant = snap.time if replaying else None
+            self._later.stop()  # (a draw put off would follow the live end)
+            if not self.pull():  # (the samples not drawn yet: the instant may be among them)
+                self._place()
             return
         wait = self._drawn + REFRESH_S - time.perf_counter()
         if wait <= 0:
@@ -249,10 +254,11 @@ class GraphsPanel(QWidget):
         elif not self._later.isActive():
             self._later.start(max(1, int(1000 * wait)))
 
-    def pull(self, snap=None) -> None:
-        """Take the samples recorded since they were last drawn, and draw them."""
+    def pull(self, snap=None) -> bool:
+        """Take the samples recorded since they were last drawn, and draw them; whether
+        there were any (and the plots' range was set)."""
         if not self.isVisible():
-            return
+            return False
         self._drawn = time.perf_counter()
         if snap is not None:
             self.colors = dict(zip(snap.names, snap.colors))
@@ -263,10 +269,10 @@ class GraphsPanel(QWidget):
             for k in range(MAX_PLOTS):
                 self._rebuild(k)
             if recording is None:
-                return
+                return False
             recording, segments = self.bridge.samples_since(0)
         if not segments:
-            return
+            return False
         for seg in segments:
             # only the bodies a plot may show are kept: the first MAX_BODIES, and the selected one
             # (a body selected later is read from the recording's start: see set_selected)
@@ -284,7 +290,8 @@ class GraphsPanel(QWidget):
         for k in range(self.count.value()):
             for name in self.graphed():
                 self._extend(k, name)
-        self._range()
+        self._place()
+        return True
 
     def _pen(self, name):
         return pg.mkPen(line_color(self.colors.get(name) or "#808080"), width=self._width)
@@ -355,6 +362,13 @@ class GraphsPanel(QWidget):
                 if ds_changed:
                     for curve in pieces[lo:hi]:
                         curve.setDownsampling(ds=ds, auto=False, method="peak")
+
+    def _place(self) -> None:
+        """The plots' time range: around the replayed instant, or following the run."""
+        if self._instant is not None:
+            self.show_time(self._instant)
+        else:
+            self._range()
 
     def _range(self) -> None:
         end = max((t.t[t.n - 1] for t in self.tracks.values() if t.n), default=0.0)
