@@ -260,3 +260,26 @@ def test_a_replayed_instant_is_drawn_at_once_with_the_samples_not_drawn_yet(pane
     bridge.snapshot.emit(bridge.world.snapshot())
     lo, hi = p.plots[0].getViewBox().viewRange()[0]
     assert lo < 10.1 < hi and hi - lo == pytest.approx(3.0 * 1.04)
+
+
+def test_every_piece_on_a_plot_is_thinned_alike_the_new_ones_and_those_put_back_too(panel, monkeypatch):
+    monkeypatch.setattr(graphs, "PIECE", 100)
+    p, bridge = panel
+    p.resize(600, 400)
+    p.window.setValue(2.0)
+    for k in range(1, 301):
+        bridge.run(k * 0.1)  # 30 s, following the last 2 s
+    p.follow.setChecked(False)  # the whole run: thinned
+    whole = p._ds
+    assert whole > 1
+    for k in range(301, 321):  # new pieces, on a plot thinned alike
+        bridge.run(k * 0.1)
+    pieces = p.curves[0]["red"]
+    assert p._ds == whole and all(c.opts["downsample"] == whole for c in pieces)
+    p.follow.setChecked(True)
+    p.window.setValue(20.0)  # following the last 20 s: thinned less
+    following = p._ds
+    assert 1 < following < whole
+    replay(bridge, 500)  # 20 s around t = 5 s: pieces put back on the plot
+    shown = [c for c in pieces if on(c)]
+    assert shown[0] is pieces[0] and all(c.opts["downsample"] == following for c in shown)

@@ -333,8 +333,8 @@ class GraphsPanel(QWidget):
     def _piece(self, k, name):
         """A new piece of body ``name``'s curve on plot ``k``."""
         curve = pg.PlotDataItem(pen=self._pen(name))
-        curve.setDownsampling(ds=self._ds, auto=False, method="peak")
         self.plots[k].addItem(curve)
+        curve.setDownsampling(ds=self._ds, auto=False, method="peak")  # (after: a plot gives its items its own)
         return curve
 
     def _cull(self, x0: float, x1: float) -> None:
@@ -357,7 +357,11 @@ class GraphsPanel(QWidget):
                     curve = pieces[i]  # (each piece added since the last time is on, in view or not)
                     seen = lo <= i < hi
                     if seen != (curve.getViewBox() is not None):
-                        plot.addItem(curve) if seen else plot.removeItem(curve)
+                        if seen:
+                            plot.addItem(curve)  # (which gives it the plot's thinning: none)
+                            curve.setDownsampling(ds=ds, auto=False, method="peak")
+                        else:
+                            plot.removeItem(curve)
                 self._on[k][name] = (lo, hi)
                 if ds_changed:
                     for curve in pieces[lo:hi]:
