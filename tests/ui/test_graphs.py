@@ -283,3 +283,14 @@ def test_every_piece_on_a_plot_is_thinned_alike_the_new_ones_and_those_put_back_
     replay(bridge, 500)  # 20 s around t = 5 s: pieces put back on the plot
     shown = [c for c in pieces if on(c)]
     assert shown[0] is pieces[0] and all(c.opts["downsample"] == following for c in shown)
+
+
+def test_a_plot_shown_again_shows_the_whole_recording_at_once(panel):
+    p, bridge = panel
+    assert p.count.value() == 2
+    for k in range(1, 51):
+        bridge.run(k * 0.1)
+    p.count.setValue(3)  # paused: no new frame comes to draw it
+    t, y = curve_data(p, 2, "red")  # plot 2: x (m)
+    assert t.max() == pytest.approx(5.0)
+    assert y == pytest.approx(2.0 * t, rel=1e-12)

@@ -215,6 +215,11 @@ class GraphsPanel(QWidget):
                 self.view.addItem(plot, row=k, col=0)
                 plot.setLabel("bottom", "t (s)" if k == shown - 1 else None)
                 plot.getAxis("bottom").setStyle(showValues=k == shown - 1)
+        if self.tracks:  # a plot hidden until now was not drawn meanwhile: drawn now, paused or not
+            for k in range(shown):
+                for name in self.graphed():
+                    self._extend(k, name)
+            self._place()
 
     def graphed(self) -> list:
         """The bodies on the plots: the selected one, else every body recorded (up to `MAX_BODIES`)."""
