@@ -294,3 +294,19 @@ def test_a_plot_shown_again_shows_the_whole_recording_at_once(panel):
     t, y = curve_data(p, 2, "red")  # plot 2: x (m)
     assert t.max() == pytest.approx(5.0)
     assert y == pytest.approx(2.0 * t, rel=1e-12)
+
+
+def test_a_plot_drawn_anew_shows_only_the_pieces_in_view(panel, monkeypatch):
+    monkeypatch.setattr(graphs, "PIECE", 50)
+    p, bridge = panel
+    p.window.setValue(2.0)  # follow the last 2 s
+    for k in range(1, 61):
+        bridge.run(k * 0.1)
+    apex = 200.0 + 4.0 ** 2 / (2 * G)  # the blue ball's top, at 0.41 s, long gone by
+    p.set_selected("blue")  # paused: the plots are drawn anew for the one body
+    assert not on(p.curves[0]["blue"][0])
+    p.choices[0].setCurrentText("y (m)")
+    p.choices[0].setCurrentText("x (m)")
+    p.choices[0].setCurrentText("y (m)")
+    assert not on(p.curves[0]["blue"][0])
+    assert p.plots[0].getViewBox().viewRange()[1][1] < apex

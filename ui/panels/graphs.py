@@ -311,6 +311,8 @@ class GraphsPanel(QWidget):
         plot.setLabel("left", self.choices[k].currentText())
         for name in self.graphed():
             self._extend(k, name)
+        if self.tracks:  # (every piece went on: those out of view come off)
+            self._cull(*self.plots[0].getViewBox().viewRange()[0])
         self._read()
 
     def _extend(self, k, name) -> None:
