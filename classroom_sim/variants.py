@@ -70,12 +70,22 @@ def decimals(number: float) -> int:
     return max(0, -exponent) if isinstance(exponent, int) else 0
 
 
+def grid_size(variant) -> int:
+    """How many values ``variant`` can take (see `grid`)."""
+    return math.floor((variant.max - variant.min) / variant.step + GRID_SLACK) + 1
+
+
+def grid_value(variant, k: int) -> float:
+    """The k-th value of ``variant``'s grid (see `grid`), without making the grid: a fine
+    step over a wide range has more values than memory holds."""
+    places = max(decimals(variant.min), decimals(variant.step))
+    return min(round(variant.min + k * variant.step, places), variant.max)
+
+
 def grid(variant) -> list:
     """Every value ``variant`` can take: min + k * step up to max, each rounded to the
     decimals of min and step, so that 8.5 is 8.5 and not 8.500000000000002."""
-    places = max(decimals(variant.min), decimals(variant.step))
-    count = math.floor((variant.max - variant.min) / variant.step + GRID_SLACK) + 1
-    return [min(round(variant.min + k * variant.step, places), variant.max) for k in range(count)]
+    return [grid_value(variant, k) for k in range(grid_size(variant))]
 
 
 def check_class(students: int | None = None, seed: int = 1) -> None:
@@ -131,8 +141,7 @@ def draw(lesson, seed: int, student: int) -> tuple:
     bits = np.random.PCG64(np.random.SeedSequence([int(seed), int(student)]))
     out = []
     for v in lesson.variants:
-        values = grid(v)
-        out.append(Drawn(v.param, values[_pick(bits, len(values))], _label(lesson, v.param), param_unit(v.param),
+        out.append(Drawn(v.param, grid_value(v, _pick(bits, grid_size(v))), _label(lesson, v.param), param_unit(v.param),
                          max(decimals(v.min), decimals(v.step))))
     return tuple(out)
 

@@ -175,3 +175,18 @@ def test_an_event_that_never_happens_names_the_student():
     text = SCENE.replace("{setup}", "").replace('event = "floor"', 'event = "collision"')
     with pytest.raises(VariantError, match=r"^student 1: steps\[0\]\.predict\.event: "):
         sheets(loads_scene(text), 2)
+
+
+def test_a_fine_step_over_a_wide_range_is_drawn_without_making_its_grid():
+    from dataclasses import replace
+
+    import time
+
+    lesson = scene().lesson
+    fine = replace(lesson, variants=(Variant("bodies.ball.velocity.x", 0.0, 100.0, 1e-9),))  # 1e11 values
+    began = time.perf_counter()
+    values = [draw(fine, 1, s)[0].value for s in range(1, 31)]
+    assert time.perf_counter() - began < 1.0
+    assert all(0.0 <= v <= 100.0 and v == round(v, 9) for v in values) and len(set(values)) == 30
+    coarse = lesson.variants[0]  # and the values are those the grid has
+    assert {draw(lesson, 7, s)[0].value for s in range(1, 60)} <= set(grid(coarse))
