@@ -190,11 +190,13 @@ class Simulation:
         start = copy.deepcopy(world)
         return self._control(lambda: self._do_restart(world, start))
 
-    def continue_from(self, k: int) -> Future:
+    def continue_from(self, k: int, recorder=None) -> Future:
         """Go on from recorded sample ``k``: the World becomes exactly what it was then
         (`World.restore`), the samples and collisions after it are dropped, sampling goes
-        on if it was on, and the simulation plays. CommandError if there is no such sample."""
-        return self._control(lambda: self._do_continue(k))
+        on if it was on (or stopped only because the recording was full), and the
+        simulation plays. CommandError if there is no such sample, or if ``recorder`` is
+        given and is no longer the recording (cleared or replaced meanwhile)."""
+        return self._control(lambda: self._do_continue(k, recorder))
 
     def keep_as_start(self) -> Future:
         """From now on `reset` goes back to the World as it is now (live edits kept)."""
@@ -389,14 +391,16 @@ class Simulation:
         self.error = None
         self._new_run()
 
-    def _do_continue(self, k):
+    def _do_continue(self, k, expected=None):
         recorder = self._recorder
+        if expected is not None and recorder is not expected:
+            raise CommandError("the recording changed before the run could go on from it: nothing was changed")
         if recorder is None or isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < recorder.count:
             held = recorder.count if recorder is not None else 0
             raise CommandError(f"sample {k!r}: not in the recording ({held} samples)")
         t, look, positions, velocities, _, masses = recorder.state(k)
         self._cancel_watch("the run went back to a recorded instant before the event")
-        sampling = self.recording
+        sampling = self.recording or recorder.full  # (a full recording has room again once cut)
         self._world.restore(look, t, positions, velocities, masses)
         self._recorder = recorder.cut(k)
         if sampling:

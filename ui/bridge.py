@@ -169,8 +169,9 @@ class SimulationBridge(QObject):
     def continue_from(self, k: int, done=None):
         """Make recorded sample ``k`` the live World and play on from it: what was recorded
         and logged after it is dropped (`Simulation.continue_from`)."""
+        shown = self._shown[0] if self._shown is not None else None  # (the recording it was shown from)
         self._shown = None
-        return self.watch(self.simulation.continue_from(k), self._refresh_after(done))
+        return self.watch(self.simulation.continue_from(k, shown), self._refresh_after(done))
 
     def recorded_track(self, rows, seconds: float, most: int, spacing: float) -> tuple:
         """Where the bodies ``rows`` were over the last ``seconds`` (inf: the whole run) up to

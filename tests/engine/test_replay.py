@@ -206,3 +206,18 @@ def test_a_track_keeps_to_its_seconds_across_a_gap_and_to_the_bodies_it_is_asked
     recorder.stop()
     times, positions = recorder.track([0, 3], 0, recorder.count, most=1000, names=world.names)
     assert times.size == 0 and positions.shape == (0, 2, 2)
+
+
+def test_going_on_from_a_full_recording_records_again_and_a_stale_recording_is_refused(monkeypatch):
+    monkeypatch.setattr(recording_module, "CHUNK", 8)
+    monkeypatch.setattr(recording_module, "MAX_BYTES", 4 * 8 * (8 + 56 * 6))  # four chunks: 32 samples
+    sim = Simulation(gas(6))  # not started: each verb runs at once, here
+    sim.start_recording(RATE)
+    for _ in range(80):
+        sim.step_once()
+    recorder = sim.recorder
+    assert sim.recording_full and not sim.recording and recorder.count == 32
+    sim.continue_from(20).result()
+    assert sim.recording and sim.recorder.count == 21  # it records again, from sample 20
+    with pytest.raises(CommandError, match="recording changed"):
+        sim.continue_from(10, recorder).result()  # the one shown was replaced meanwhile
