@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from classroom_sim import MAX_STUDENTS, VariantError, sheets, write_atomically
 
-from .panels.lesson import number_text
+from .panels.predictions import number_text
 
 DPI = 300
 """The PDF painter's resolution: text and lines stay vector; the picture is drawn at it."""
