@@ -1,4 +1,5 @@
-"""The one check of a number that every field and command uses.
+"""The one check of a number that every field and command uses, and the checks built
+on it: a fraction from 0 to 1, a box.
 
 A number is an int, a float or a numpy scalar of either (never a bool), finite,
 and within what a float holds: an integer past 1e308 is refused, not an
@@ -48,3 +49,35 @@ def shown(value) -> str:
         return "a huge integer"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def check_fraction(value, what: str) -> float:
+    """A number in [0, 1]; ValueError naming ``what`` otherwise."""
+    try:
+        number = real(value)
+    except ValueError:
+        raise ValueError(f"{what}: must be a number from 0 to 1, got {shown(value)}") from None
+    if not 0.0 <= number <= 1.0:
+        raise ValueError(f"{what}: must be from 0 to 1, got {shown(value)}")
+    return number
+
+
+def check_bounds(bounds):
+    """A box (xmin, ymin, xmax, ymax) in m as a tuple of floats, or None; ValueError otherwise."""
+    if bounds is None:
+        return None
+    if isinstance(bounds, (str, bytes)) or not hasattr(bounds, "__len__") or len(bounds) != 4:
+        raise ValueError(f"bounds: must be [xmin, ymin, xmax, ymax], got {bounds!r}")
+    out = []
+    for b in bounds:
+        try:
+            out.append(real(b))
+        except ValueError:
+            raise ValueError(f"bounds: must be four finite numbers, got {bounds!r}") from None
+        try:
+            limit(out[-1], "bounds")
+        except ValueError as exc:
+            raise ValueError(f"bounds: {exc}") from None
+    if not (out[0] < out[2] and out[1] < out[3]):
+        raise ValueError(f"bounds: xmin must be < xmax and ymin < ymax, got {bounds!r}")
+    return tuple(out)

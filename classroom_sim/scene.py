@@ -24,7 +24,8 @@ from .commands import CommandError, SetParameter
 from .integrators import INTEGRATORS
 from .lesson import EVENTS, QUANTITIES, TOLERANCE, Control, Lesson, Prediction, Step, Variant, unit_of
 from .params import split_param
-from .world import World, check_bounds, check_fraction
+from .numbers import check_bounds, check_fraction
+from .world import World
 
 FORMAT = 1
 

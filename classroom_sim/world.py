@@ -17,7 +17,7 @@ from .accelerations import Acceleration, add_named, as_vector, remove_named, rep
 from .body import PALETTE, Body
 from .collision_log import collisions_of
 from .integrators import INTEGRATORS
-from .numbers import limit, real, shown
+from .numbers import check_bounds, check_fraction, real, shown
 from .snapshot import Look, Settings, Snapshot, frozen, named_vectors
 
 EARTH_GRAVITY = (0.0, -9.81)
@@ -28,38 +28,6 @@ DEGRADED = {
     "log": "more collisions happened in one step than the collision log holds; some were not listed",
 }
 """What each of `World.degraded`'s counters means, in words for a status bar."""
-
-
-def check_fraction(value, what: str) -> float:
-    """A number in [0, 1]; ValueError naming ``what`` otherwise."""
-    try:
-        number = real(value)
-    except ValueError:
-        raise ValueError(f"{what}: must be a number from 0 to 1, got {shown(value)}") from None
-    if not 0.0 <= number <= 1.0:
-        raise ValueError(f"{what}: must be from 0 to 1, got {shown(value)}")
-    return number
-
-
-def check_bounds(bounds):
-    """A box (xmin, ymin, xmax, ymax) in m as a tuple of floats, or None; ValueError otherwise."""
-    if bounds is None:
-        return None
-    if isinstance(bounds, (str, bytes)) or not hasattr(bounds, "__len__") or len(bounds) != 4:
-        raise ValueError(f"bounds: must be [xmin, ymin, xmax, ymax], got {bounds!r}")
-    out = []
-    for b in bounds:
-        try:
-            out.append(real(b))
-        except ValueError:
-            raise ValueError(f"bounds: must be four finite numbers, got {bounds!r}") from None
-        try:
-            limit(out[-1], "bounds")
-        except ValueError as exc:
-            raise ValueError(f"bounds: {exc}") from None
-    if not (out[0] < out[2] and out[1] < out[3]):
-        raise ValueError(f"bounds: xmin must be < xmax and ymin < ymax, got {bounds!r}")
-    return tuple(out)
 
 
 class World:
