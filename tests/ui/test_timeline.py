@@ -203,3 +203,16 @@ def test_a_replayed_trail_is_as_long_as_chosen_though_the_recording_has_a_gap(wi
     shown = w.bridge.latest.time
     assert len(times) and times[-1] == shown
     assert times[0] >= shown - w.canvas.display.trail_seconds - 1e-9  # not back across the gap
+
+
+def test_the_data_table_marks_the_replayed_instant(window, qtbot):
+    w = window
+    record_a_second(w, qtbot)
+    w.canvas.select("ball")
+    w.table_dock.show()
+    w.table_dock.raise_()
+    wait_for(qtbot, lambda: w.table_panel.model.n == len(w.timeline.times))
+    w.timeline.show(37)
+    rows = w.table_panel.view.selectionModel().selectedRows()
+    assert [r.row() for r in rows] == [37]
+    assert w.table_panel.model.values[37, 0] == w.timeline.times[37]

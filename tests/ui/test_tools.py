@@ -200,6 +200,14 @@ def test_the_motion_diagram_dots_a_falling_ball_every_interval(window, qtbot):
     color = QColor(w.bridge.latest.colors[0])
     seen = image.pixelColor(first)
     assert abs(seen.red() - color.red()) + abs(seen.green() - color.green()) + abs(seen.blue() - color.blue()) < 30
+    # replaying the recording at 0.5 s, only where the ball had been by then is dotted
+    k = int(np.flatnonzero(np.isclose(w.timeline.times, 0.5))[0])
+    w.timeline.show(k)
+    canvas.repaint()
+    assert w.toolbox.motion.upto(w.bridge.latest.time)[:, 0] == pytest.approx([0.0, 0.5])
+    later = at(canvas, *w.toolbox.motion.dots[2, 1:])  # where the ball was at 1.0 s: no dot now
+    seen = canvas.grab().toImage().pixelColor(later)
+    assert abs(seen.red() - color.red()) + abs(seen.green() - color.green()) + abs(seen.blue() - color.blue()) > 60
 
 
 # -- the pointer ---------------------------------------------------------------------------------

@@ -242,7 +242,17 @@ class TablePanel(QWidget):
             self._k += len(seg.times)
         if self.model.n > before and self.follow.isChecked():
             self.view.scrollToBottom()
+        if snap is not None and getattr(self.bridge, "replaying", False):
+            self._mark(snap.time)
         self._say()
+
+    def _mark(self, t: float) -> None:
+        """A replayed instant: its row is selected and scrolled into view."""
+        times = self.model.values[:self.model.n, 0]
+        row = int(np.searchsorted(times, t))
+        if row < self.model.n and times[row] == t:
+            self.view.selectRow(row)
+            self.view.scrollTo(self.model.index(row, 0), QAbstractItemView.PositionAtCenter)
 
     def _say(self) -> None:
         """The caption: the body and its number of rows, or why there are none."""

@@ -84,14 +84,20 @@ class MotionDiagram(Tool):
         if len(new) > 1:
             self.dots = np.concatenate(new)[-MAX_DOTS:]
 
+    def upto(self, t: float) -> np.ndarray:
+        """The dots up to ``t`` s: all of them live; while a recorded instant is replayed,
+        where the body had been by then."""
+        return self.dots[:int(np.searchsorted(self.dots[:, 0], t + 1e-9, side="right"))]
+
     def draw(self, p, canvas, snap, theme) -> None:
         if not self.on:
             return
         self.set_body(canvas.selection)
         self.pull()
-        if self.body is None or len(self.dots) == 0:
+        dots = self.upto(snap.time)
+        if self.body is None or len(dots) == 0:
             return
-        sx, sy = canvas.view.to_screen(self.dots[:, 1], self.dots[:, 2])
+        sx, sy = canvas.view.to_screen(dots[:, 1], dots[:, 2])
         r = 3.0 + theme.outline_px
         path = QPainterPath()
         for x, y in zip(sx.tolist(), sy.tolist()):
