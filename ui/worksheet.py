@@ -280,16 +280,20 @@ def _picture(sheet, width: float, low: float, high: float):
     canvas as `ui.app.screenshot` draws it, to be printed at most ``width`` points wide and
     ``low`` to ``high`` points high: as wide as the scene, up to ``width`` by ``low``."""
     from .app import render
-    from .view import scene_extent
+    from .view import PROJECTOR, margins_for, scene_extent
 
     world, lesson = sheet.world, sheet.world.lesson
     if lesson is not None and lesson.steps:
         world = lesson.prepare(world, 0)
     x0, y0, x1, y1 = scene_extent(world.snapshot())
     aspect = min(max((x1 - x0) / max(y1 - y0, 1e-9), NARROWEST), width / low)
-    printed = min(width, high * aspect)
-    pixels = round(printed * PICTURE_PX_PER_PT)
-    return render(world, (pixels, round(pixels / aspect)), projector=True)
+    # the picture's own proportions are the scene's plus the canvas's margins (its labels,
+    # legend and scale bar), so that the scene fills its width
+    left, top, right, bottom = margins_for(PROJECTOR)
+    across, down, k = left + right, top + bottom, PICTURE_PX_PER_PT
+    printed = min(width, ((high * k - down) * aspect + across) / k)
+    pixels = round(printed * k)
+    return render(world, (pixels, round((pixels - across) / aspect + down)), projector=True)
 
 
 # -- the teacher's key ---------------------------------------------------------------------------------
