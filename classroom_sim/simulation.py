@@ -36,9 +36,8 @@ from .body import Body
 from .collision_log import CollisionLog
 from .commands import Command, CommandError
 from .events import LIMIT, EventError, Watch
-from .recording import LAYOUTS, Recorder, Recording
-from .files import write_atomically
-from .scene import dumps_scene
+from .keeping import Keeping
+from .recording import Recorder
 from .world import World
 
 FRAME = 1.0 / 60.0
@@ -71,7 +70,7 @@ def _stop_all():
         sim.stop()
 
 
-class Simulation:
+class Simulation(Keeping):
     """A World advanced in real time by its own thread.
 
     ``rate`` is the most cycles per second (None: as many as the machine can,
@@ -190,14 +189,6 @@ class Simulation:
         start = copy.deepcopy(world)
         return self._control(lambda: self._do_restart(world, start))
 
-    def continue_from(self, k: int, recorder=None) -> Future:
-        """Go on from recorded sample ``k``: the World becomes exactly what it was then
-        (`World.restore`), the samples and collisions after it are dropped, sampling goes
-        on if it was on (or stopped only because the recording was full), and the
-        simulation plays. CommandError if there is no such sample, or if ``recorder`` is
-        given and is no longer the recording (cleared or replaced meanwhile)."""
-        return self._control(lambda: self._do_continue(k, recorder))
-
     def keep_as_start(self) -> Future:
         """From now on `reset` goes back to the World as it is now (live edits kept)."""
         return self._control(lambda: setattr(self, "_initial", copy.deepcopy(self._world)))
@@ -231,61 +222,6 @@ class Simulation:
             future.set_exception(CommandError(f"not a command: {command!r}"))
             return future
         return self._control(lambda: command.apply(self._world))
-
-    # -- recording and files ----------------------------------------------------------------------
-    @property
-    def recording(self) -> bool:
-        """True while samples are being taken."""
-        return self._recorder is not None and self._recorder.next_time is not None
-
-    @property
-    def recording_full(self) -> bool:
-        """Whether sampling stopped because the recording reached its cap (`recording.MAX_BYTES`)."""
-        return self._recorder is not None and self._recorder.full
-
-    @property
-    def recorder(self):
-        """The Recorder (or None), for readers that follow it from another thread with
-        `Recorder.since`; only the physics thread changes it."""
-        return self._recorder
-
-    def log_collisions(self, on: bool) -> Future:
-        """List every body-body collision from now on in `collisions` (or stop listing)."""
-        return self._control(lambda: self._do_log_collisions(bool(on)))
-
-    def clear_collisions(self) -> Future:
-        return self._control(self.collisions.clear)
-
-    def start_recording(self, rate: float = 100.0) -> Future:
-        """Sample every body ``rate`` times per simulated second from now on: appended to
-        the recording there is (stopped), if it was taken at the same rate; else a new one."""
-        return self._control(lambda: self._do_start_recording(rate))
-
-    def stop_recording(self) -> Future:
-        """Stop sampling; what was recorded stays, to be exported or to go on."""
-        return self._control(self._do_stop_recording)
-
-    def clear_recording(self) -> Future:
-        """Throw the recording away (sampling goes on, afresh, if it was on)."""
-        return self._control(self._do_clear_recording)
-
-    def recorded(self) -> Future:
-        """A Future of a frozen Recording of everything sampled so far (built outside the physics thread)."""
-        return self._offload(self._capture, Recording.from_capture)
-
-    def export_csv(self, path, layout: str = "long") -> Future:
-        """Write the recording to a CSV file in the background (the physics loop does
-        not wait), atomically; the Future returns once the file is complete."""
-        if layout not in LAYOUTS:
-            future = Future()
-            future.set_exception(CommandError(f"layout: must be 'long' or 'wide', got {layout!r}"))
-            return future
-        return self._offload(self._capture, lambda c: Recording.from_capture(c).write_csv(path, layout))
-
-    def save_scene(self, path) -> Future:
-        """Write the current state, with every live edit, as a scene file that loads back."""
-        return self._offload(lambda: dumps_scene(self._world),
-                             lambda text: write_atomically(path, lambda f: f.write(text)))
 
     # -- inside ------------------------------------------------------------------------------------
     def _control(self, action) -> Future:
@@ -355,11 +291,6 @@ class Simulation:
                 future.set_result(hit)
         self._events.clear()
 
-    def _capture(self):
-        if self._recorder is None:
-            raise CommandError("recording: nothing has been recorded")
-        return self._recorder.capture()
-
     def _do_pause(self):
         self._paused = True
         self.cycles_per_second = 0.0
@@ -391,23 +322,6 @@ class Simulation:
         self.error = None
         self._new_run()
 
-    def _do_continue(self, k, expected=None):
-        recorder = self._recorder
-        if expected is not None and recorder is not expected:
-            raise CommandError("the recording changed before the run could go on from it: nothing was changed")
-        if recorder is None or isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < recorder.count:
-            held = recorder.count if recorder is not None else 0
-            raise CommandError(f"sample {k!r}: not in the recording ({held} samples)")
-        t, look, positions, velocities, _, masses = recorder.state(k)
-        self._cancel_watch("the run went back to a recorded instant before the event")
-        sampling = self.recording or recorder.full  # (a full recording has room again once cut)
-        self._world.restore(look, t, positions, velocities, masses)
-        self._recorder = recorder.cut(k)
-        if sampling:
-            self._recorder.resume(self._world)  # (sample k again, as it was)
-        self.collisions.cut(t)
-        self._do_resume()
-
     def _do_reset(self):
         self._cancel_watch()
         was_recording = self.recording
@@ -420,41 +334,10 @@ class Simulation:
         if was_recording:
             self._do_start_recording(rate)
 
-    def _do_log_collisions(self, on):
-        self._logging = on
-        self.collisions.commit()
-        if on:
-            self.collisions.follow(self._world)
-        else:
-            self._world.collision_report = None
-
     def _new_run(self):
         """A new World runs: its collisions start a new log."""
         self.collisions.clear()
         self._do_log_collisions(self._logging)
-
-    def _do_start_recording(self, rate):
-        old = self._recorder
-        if old is not None and old.rate == float(rate) and not old.full:
-            old.resume(self._world)
-            return
-        recorder = Recorder(self._world, rate)
-        if old is not None:
-            old.stop()
-        self._recorder = recorder
-
-    def _do_clear_recording(self):
-        was_recording = self.recording
-        if self._recorder is not None:
-            self._recorder.stop()
-            rate = self._recorder.rate
-            self._recorder = None
-            if was_recording:
-                self._do_start_recording(rate)
-
-    def _do_stop_recording(self):
-        if self._recorder is not None:
-            self._recorder.stop()
 
     def _cycle(self, dt: float) -> None:
         """Advance by ``dt`` s of simulated time; on failure, go back to before it and pause."""
