@@ -174,6 +174,9 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("\nclassroom-sim: interrupted; nothing was written", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # what reads the standard output stopped (`| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (no second error at exit)
+        return 1
 
 
 APPS = "classroom_sim.apps"
@@ -289,6 +292,8 @@ def _write_file(path, write) -> None:
     """`write_atomically`, with a failure to write said in one line naming the file."""
     try:
         write_atomically(path, write)
+    except BrokenPipeError:
+        raise  # (the standard output's reader stopped, not this file: see `main`)
     except OSError as exc:
         raise UsageError(f"{path}: cannot write: {exc.strerror or exc}") from None
 

@@ -342,3 +342,18 @@ def test_lessons_json_files_are_absolute_from_anywhere(tmp_path, monkeypatch, ca
         assert (row["title"], row["summary"], row["audience"], row["topic"]) == \
             (lesson.title, lesson.summary, lesson.audience, lesson.topic)
         assert (row["steps"], row["predictions"]) == (len(lesson.steps), len(lesson.predictions))
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_a_reader_that_stops_early_gets_no_traceback_and_leaves_no_log(scene, tmp_path, log):
+    # `classroom-sim run SCENE --csv - | head -2`: the reader closes the pipe after two lines
+    extra = ["--collisions", str(tmp_path / "log.csv")] if log else []
+    proc = subprocess.Popen([sys.executable, "-m", "classroom_sim", "run", str(scene), "--duration", "60",
+                             "--csv", "-", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    with proc.stderr:
+        err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert first.startswith(b"t_s,") and "Traceback" not in err and err == ""
+    assert proc.returncode == 1 and not (tmp_path / "log.csv").exists()
