@@ -140,6 +140,11 @@ class _Piece:
         self.times, self.data, self.masses = [], [], []
 
 
+def _chunk_bytes(bodies: int) -> int:
+    """What one chunk of samples of this many bodies holds: times, states and masses."""
+    return CHUNK * (8 + 56 * bodies)
+
+
 def _rows(chunks, a, b):
     """Rows a..b (b excluded) of the chunks laid end to end, copied."""
     parts = []
@@ -216,7 +221,7 @@ class Recorder:
         fresh = not self._pieces or self._pieces[-1].names != names
         row = 0 if fresh else (self.count - self._pieces[-1].first) % CHUNK
         if row == 0:
-            size = CHUNK * (8 + 56 * len(names))
+            size = _chunk_bytes(len(names))
             if self._bytes + size > MAX_BYTES:
                 self.full = True
                 self.stop()
@@ -353,7 +358,7 @@ class Recorder:
                 chunks = getattr(piece, attr)
                 setattr(kept, attr, chunks[:whole] + ([chunks[whole].copy()] if rest else []))
             out._pieces.append(kept)
-            out._bytes += len(kept.times) * CHUNK * (8 + 56 * len(piece.names))
+            out._bytes += len(kept.times) * _chunk_bytes(len(piece.names))
         return out
 
     def capture(self) -> list:
