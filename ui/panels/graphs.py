@@ -381,13 +381,22 @@ class GraphsPanel(QWidget):
         else:
             self._range()
 
+    def _span(self, default: float = 0.0) -> tuple:
+        """(first, last) recorded time of the graphed tracks, s."""
+        first = min((t.t[0] for t in self.tracks.values() if t.n), default=default)
+        last = max((t.t[t.n - 1] for t in self.tracks.values() if t.n), default=default)
+        return first, last
+
+    def _show_range(self, lo: float, hi: float) -> None:
+        """The plots show lo..hi s (with a 2% margin), with the pieces in it on them."""
+        self.plots[0].setXRange(lo, hi, padding=0.02)
+        self._cull(lo - 0.02 * (hi - lo), hi + 0.02 * (hi - lo))
+
     def _range(self) -> None:
-        end = max((t.t[t.n - 1] for t in self.tracks.values() if t.n), default=0.0)
-        start = min((t.t[0] for t in self.tracks.values() if t.n), default=0.0)
+        start, end = self._span()
         if self.follow.isChecked():
             start = max(start, end - self.window.value())
-        self.plots[0].setXRange(start, max(end, start + 1e-6), padding=0.02)
-        self._cull(start - 0.02 * (end - start), end + 0.02 * (end - start))
+        self._show_range(start, max(end, start + 1e-6))
         if not start <= self.cursors[0].value() <= end:  # keep the cursor where it can be seen
             self.cursors[0].setValue(start + 0.75 * (end - start))
         for plot in self.plots[:self.count.value()]:
@@ -403,12 +412,9 @@ class GraphsPanel(QWidget):
             return
         if self.follow.isChecked():  # (within what was recorded)
             width = self.window.value()
-            first = min((tr.t[0] for tr in self.tracks.values() if tr.n), default=t)
-            last = max((tr.t[tr.n - 1] for tr in self.tracks.values() if tr.n), default=t)
+            first, last = self._span(default=t)
             lo = max(first, min(t - 0.75 * width, last - width))
-            hi = max(min(last, lo + width), lo + 1e-6)
-            self.plots[0].setXRange(lo, hi, padding=0.02)
-            self._cull(lo - 0.02 * (hi - lo), hi + 0.02 * (hi - lo))
+            self._show_range(lo, max(min(last, lo + width), lo + 1e-6))
         self.cursors[0].setValue(t)  # (the other plots' cursors and the readout follow)
         self.view.scene().prepareForPaint()
 
