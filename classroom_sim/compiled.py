@@ -135,7 +135,12 @@ def lent(typingctx, value):
     with no owner recorded, so its counts do nothing. Only for an array that something
     else keeps alive while the view is used: an argument a caller passed, or a variable
     of the calling function still in use (lend at the call, ``helper(lent(q))``, so the
-    view lasts no longer than the call)."""
+    view lasts no longer than the call).
+
+    A compiled function lends its own arguments again as it begins (``b = lent(b)``):
+    a lent view handed over as an argument is not known to be lent any more, and a
+    structure's arrays would be counted at each use (measured: a pass over a step's
+    pairs took 40 ns a pair so, 14 ns lent again)."""
     if isinstance(value, types.Array):
         places = None
     elif isinstance(value, types.BaseTuple):

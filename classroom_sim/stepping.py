@@ -40,7 +40,7 @@ import numpy as np
 from .collisions import broad
 from .collisions.contacts import AFLOAT, collide, pair_resting_speed, settle, supports
 from .collisions.motion import Bodies, Log, Rules, move, path
-from .collisions.schedule import APPROACH, NONE, SQUARE, contact, grown, pop, push, queue
+from .collisions.schedule import APPROACH, NONE, SQUARE, TOUCH, contact, grown, pop, push, queue
 from .collisions.walls import contain, hit_wall, settle_on_walls, wall_contact
 from .compiled import jit as _jit, lent
 
@@ -113,16 +113,18 @@ def _pair_time(b, i, j, t, rules, level):
     or later in the step, are left to the settling at the step's end (`contacts.settle`):
     resolved one contact at a time, a body resting in the notch between two others would
     bounce between them at one instant, ever more slowly, without end."""
-    # every array read before the first branch (see the module's text, "Reference counts")
     c = rules.square
     pix, piy, vix, viy, aix, aiy = path(b, i, t, c)
     pjx, pjy, vjx, vjy, ajx, ajy = path(b, j, t, c)
     reach = b.radius[i] + b.radius[j]
-    held = (level[i] != AFLOAT) | (level[j] != AFLOAT)
-    resting = pair_resting_speed(b.pull[i, 0], b.pull[i, 1], b.pull[j, 0], b.pull[j, 1], b.acc[i, 0] - b.acc[j, 0],
-                                 b.acc[i, 1] - b.acc[j, 1], rules.end - rules.start, held)
     px, py, vx, vy, ax, ay = pjx - pix, pjy - piy, vjx - vix, vjy - viy, ajx - aix, ajy - aiy
-    s = contact(px, py, vx, vy, ax, ay, reach, rules.end - t)
+    span = rules.end - t
+    # Most pairs are too far apart to meet within the span: say so without a square root
+    # (|v| <= |vx| + |vy|), before anything else.
+    most = reach * (1.0 + 2.0 * TOUCH) + ((abs(vx) + abs(vy)) + (abs(ax) + abs(ay)) * span) * span
+    if px * px + py * py > most * most:
+        return NONE
+    s = contact(px, py, vx, vy, ax, ay, reach, span)
     if s == NONE:
         return NONE
     dx = px + (vx + ax * s) * s
@@ -131,6 +133,9 @@ def _pair_time(b, i, j, t, rules, level):
     dist = math.sqrt(dx * dx + dy * dy)
     if not closing > APPROACH * dist:
         return NONE
+    held = (level[i] != AFLOAT) | (level[j] != AFLOAT)
+    resting = pair_resting_speed(b.pull[i, 0], b.pull[i, 1], b.pull[j, 0], b.pull[j, 1], b.acc[i, 0] - b.acc[j, 0],
+                                 b.acc[i, 1] - b.acc[j, 1], rules.end - rules.start, held)
     if not closing > dist * resting:
         return NONE
     return t + s
@@ -181,6 +186,9 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, stamp, 
 
     ``stamp`` counts the changes of course of each body (a contact queued before one of
     its bodies changed course is stale), ``hits`` the contacts resolved of each body."""
+    b, rules, log, q, later, reach, grid, spare = lent(b), lent(rules), lent(log), lent(q), lent(later), \
+        lent(reach), lent(grid), lent(spare)
+    level, stamp, hits = lent(level), lent(stamp), lent(hits)
     n = len(stamp)
     end = rules.end
     walls = len(rules.bounds) == 4
@@ -221,18 +229,25 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, stamp, 
                 broad.loose_add(spare, centre, extent, grid, x)
                 count = broad.partners(x, centre, extent, fixed, grid, biggest, loose, spare, found)
                 _meet(later, x, found, count, first, other)
-            # Queue its contacts with its neighbours and the walls.
+            # Queue its contacts with its neighbours and the walls. (Two bodies that just
+            # collided part; moved by the same acceleration, they part in a straight line and
+            # never meet again within the step: no need to ask.)
+            y = o if x == i else i
+            parted = y >= 0 and b.acc[x, 0] == b.acc[y, 0] and b.acc[x, 1] == b.acc[y, 1]
             for k in range(first[x], first[x + 1]):
                 j = other[k]
+                if parted and j == y:
+                    continue
                 s = _pair_time(b, x, j, t, rules, level)
                 if s != NONE:
                     push(q, s, x, j, _stamps(stamp, x, j))
             k = later.head[x]
             while k >= 0:
                 j = later.other[k]
-                s = _pair_time(b, x, j, t, rules, level)
-                if s != NONE:
-                    push(q, s, x, j, _stamps(stamp, x, j))
+                if not (parted and j == y):
+                    s = _pair_time(b, x, j, t, rules, level)
+                    if s != NONE:
+                        push(q, s, x, j, _stamps(stamp, x, j))
                 k = later.next[k]
             if walls:
                 tw, w = wall_contact(b, x, t, rules)
@@ -248,6 +263,7 @@ def advance(b, rules, log, owners):
     of, alive while this runs). Returns the number of collisions (each written to ``log``
     while there is room) and the flags of the caps that cut the work short
     (`CUT_EVENTS`, `CUT_PASSES`)."""
+    b, rules, log = lent(b), lent(rules), lent(log)  # (see `compiled.lent`: arguments, alive meanwhile)
     n = b.pos.shape[0]
     t0, end = rules.start, rules.end
     walls = len(rules.bounds) == 4

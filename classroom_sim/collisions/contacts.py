@@ -46,7 +46,7 @@ import math
 
 import numpy as np
 
-from ..compiled import jit as _jit
+from ..compiled import jit as _jit, lent
 from .motion import move
 from .schedule import APPROACH, TOUCH
 from .walls import AT_WALL, box, contain, pull_of, resting_speed
@@ -109,6 +109,7 @@ def _impulse(b, i, j, nx, ny, e, wi, wj):
 @_jit
 def _write(log, logged, t, i, j, nx, ny, b):
     """Write a collision to the log (while there is room); returns the new count."""
+    log, b = lent(log), lent(b)  # (arguments: see `compiled.lent`)
     if logged < len(log.times):
         log.pairs[logged, 0], log.pairs[logged, 1] = i, j
         log.vectors[logged, 0, 0], log.vectors[logged, 0, 1] = nx, ny
@@ -121,6 +122,7 @@ def _write(log, logged, t, i, j, nx, ny, b):
 @_jit
 def _write_after(log, k, i, j, b):
     """Complete the log's row ``k`` (if it had room) with v_i and v_j after the collision."""
+    log, b = lent(log), lent(b)  # (arguments: see `compiled.lent`)
     if k < len(log.times):
         log.vectors[k, 3, 0], log.vectors[k, 3, 1] = b.vel[i, 0], b.vel[i, 1]
         log.vectors[k, 4, 0], log.vectors[k, 4, 1] = b.vel[j, 0], b.vel[j, 1]
@@ -173,6 +175,7 @@ def _within(b, i, span):
 @_jit
 def _touching(b, pi, pj, span):
     """The places in (pi, pj) of the pairs that touch or overlap (or are within `_within`)."""
+    b = lent(b)  # (arguments: see `compiled.lent`)
     out = np.empty(len(pi) + 1, np.int64)
     m = 0
     for k in range(len(pi)):
@@ -194,6 +197,7 @@ def contacts_now(b, pi, pj, bounds, span):
     to rest on within a step that long (`_within`). Each contact is (first, second, nx,
     ny, gap), n the normal from the first to the second; a wall is a first of -1, its normal
     pointing into the box; ``gap`` is how far apart they are (m, negative for an overlap)."""
+    b = lent(b)  # (arguments: see `compiled.lent`)
     ks = _touching(b, pi, pj, span)
     room = len(ks) + (8 * len(ks) if len(bounds) == 4 else 0)
     first = np.empty(room, np.int64)
@@ -232,6 +236,7 @@ def _levels(b, first, second, nx, ny):
     """Each body's support level: `GROUND` for a fixed body and one pressed into a wall,
     one above the lowest body it is pressed into (its summed acceleration points into
     it), `AFLOAT` for one that rests on nothing."""
+    b = lent(b)  # (arguments: see `compiled.lent`)
     n = b.pos.shape[0]
     level = np.full(n, AFLOAT, np.int64)
     queue = np.empty(n, np.int64)
@@ -287,6 +292,7 @@ def _levels(b, first, second, nx, ny):
 def supports(b, pi, pj, rules):
     """Each body's support level (`_levels`) as a step begins, from what touches now or is
     near enough to come to rest on within the step (`contacts_now`), among the pairs (pi, pj)."""
+    b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, rules.end - rules.start)
     return _levels(b, first, second, nx, ny)
 
@@ -298,6 +304,7 @@ def _solve(b, first, second, nx, ny, allow, push, ks, level, passes):
     until the two bodies no longer close in along n, or the push is zero and they part. With ``level``, the lower
     body of a contact between levels stands firm. Returns whether the last pass changed
     no velocity by more than `APPROACH`."""
+    b = lent(b)  # (arguments: see `compiled.lent`)
     for _ in range(passes):
         most = 0.0
         for k in ks:
@@ -336,6 +343,7 @@ def _rest(b, first, second, nx, ny, allow, resting, level):
     given the accelerations as ``vel``): projected Gauss-Seidel over all of them; where
     that does not settle within its passes, level by level from the ground up, the
     bodies below standing firm (``level``, found here if empty)."""
+    b = lent(b)  # (arguments: see `compiled.lent`)
     m = len(first)
     before = b.vel.copy()
     if _solve(b, first, second, nx, ny, allow, np.zeros(m), resting, np.empty(0, np.int64), VELOCITY_PASSES):
@@ -365,6 +373,7 @@ def settle(b, pi, pj, rules):
     """What touches at the end of a step, among the pairs (pi, pj) in their order: see the
     module's text. Returns whether overlaps of more than `OVERLAP_LEFT` were left for the
     next step (too many pressed bodies for the passes)."""
+    b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     span = rules.end - rules.start
     first, second, nx, ny, gap = contacts_now(b, pi, pj, rules.bounds, span)
     m = len(first)
