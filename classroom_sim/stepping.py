@@ -50,6 +50,14 @@ light ball squeezed between a heavy one and a corner) goes on to the step's end 
 meeting anything more, and what it then overlaps is left to the settling there, rather
 than hang the thread. Every other body goes on colliding as before."""
 
+DISC_MARGIN = 1.5
+"""As a step begins, a body's disc holds this many times the distance it may travel: a
+collision that speeds it up (half of them do) then mostly leaves it inside its disc, and
+its new neighbours need not be looked for (`broad.partners`). Measured with
+``python -m bench.box``: at 1.5 against 1, about the same ns per body-step at 1,000 bodies,
+17% fewer at 5,000 and 30% fewer at 20,000 (the pairs to try grow less than the searches
+shrink)."""
+
 DISC_SLOP = 1e-9
 """Relative: a disc's radius is grown by this much, so that bodies that just touch share a pair."""
 
@@ -275,7 +283,7 @@ def advance(b, rules, log, owners):
     centre = b.pos.copy()
     extent = np.empty(n)
     for i in range(n):
-        extent[i] = _disc(b, i, t0, end)
+        extent[i] = b.radius[i] + (_disc(b, i, t0, end) - b.radius[i]) * DISC_MARGIN
     # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
     pi, pj, rank, grid, loose, biggest = broad.plan(centre, extent, fixed)
     level = supports(b, pi, pj, rules)  # what rests on what, held up by it
