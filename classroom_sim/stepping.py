@@ -115,6 +115,15 @@ def _clear_of_walls(centre, extent, i, bounds):
 
 
 @_jit(inline=True)
+def _too_far(px, py, vx, vy, ax, ay, reach, span):
+    """Whether two discs ``reach`` apart at most to touch, their centres p + v s + a s² apart,
+    cannot touch within ``span``: without a square root (|v| <= |vx| + |vy|), and erring
+    towards "may touch"."""
+    most = reach * (1.0 + 2.0 * TOUCH) + ((abs(vx) + abs(vy)) + (abs(ax) + abs(ay)) * span) * span
+    return px * px + py * py > most * most
+
+
+@_jit(inline=True)
 def _pair_time(b, i, j, t, rules, level):
     """When bodies i and j first touch after ``t`` within the step, closing in faster than
     a resting contact (`contacts.pair_resting_speed`), or `NONE`. Slower contacts, now
@@ -127,10 +136,7 @@ def _pair_time(b, i, j, t, rules, level):
     reach = b.radius[i] + b.radius[j]
     px, py, vx, vy, ax, ay = pjx - pix, pjy - piy, vjx - vix, vjy - viy, ajx - aix, ajy - aiy
     span = rules.end - t
-    # Most pairs are too far apart to meet within the span: say so without a square root
-    # (|v| <= |vx| + |vy|), before anything else.
-    most = reach * (1.0 + 2.0 * TOUCH) + ((abs(vx) + abs(vy)) + (abs(ax) + abs(ay)) * span) * span
-    if px * px + py * py > most * most:
+    if _too_far(px, py, vx, vy, ax, ay, reach, span):  # (most pairs: said before anything else)
         return NONE
     s = contact(px, py, vx, vy, ax, ay, reach, span)
     if s == NONE:
@@ -161,11 +167,9 @@ def _may_meet(b, pi, pj, span):
         i, j = pi[k], pj[k]
         px, py = b.pos[j, 0] - b.pos[i, 0], b.pos[j, 1] - b.pos[i, 1]
         vx, vy = b.vel[j, 0] - b.vel[i, 0], b.vel[j, 1] - b.vel[i, 1]
-        ax, ay = b.acc[j, 0] - b.acc[i, 0], b.acc[j, 1] - b.acc[i, 1]
-        most = (b.radius[i] + b.radius[j]) * (1.0 + 2.0 * TOUCH) + \
-            ((abs(vx) + abs(vy)) + (abs(ax) + abs(ay)) * span) * span
+        ax, ay = b.acc[j, 0] - b.acc[i, 0], b.acc[j, 1] - b.acc[i, 1]  # (c a <= a: c <= 1)
         out[m] = k
-        m += px * px + py * py <= most * most
+        m += not _too_far(px, py, vx, vy, ax, ay, b.radius[i] + b.radius[j], span)
     return out[:m]
 
 

@@ -325,3 +325,25 @@ def test_queue_interleaved_with_pops_matches_heapq(ops):
             heapq.heappush(model, op)
             values.append(op)
         assert q.size[0] == len(model)
+
+
+coordinate = st.floats(-3.0, 3.0, allow_nan=False)
+
+
+@settings(max_examples=400, deadline=None)
+@given(coordinate, coordinate, st.floats(-30, 30), st.floats(-30, 30), st.floats(-20, 20), st.floats(-20, 20),
+       st.floats(0.01, 1.0), st.floats(1e-4, 0.1))
+def test_the_quick_rejection_never_turns_down_a_pair_that_meets(px, py, vx, vy, ax, ay, reach, span):
+    """`stepping._too_far` turns most pairs down before their time is worked out: never one
+    whose discs do touch within the span (checked against `contact`, and against the
+    distance at a fine grid of instants), and always one too far apart to close in."""
+    from classroom_sim.stepping import _too_far
+
+    s = np.linspace(0.0, span, 257)
+    dist = np.hypot(px + (vx + ax * s) * s, py + (vy + ay * s) * s)
+    meets = contact(px, py, vx, vy, ax, ay, reach, span) != NONE or bool((dist <= reach).any())
+    if meets:
+        assert not _too_far(px, py, vx, vy, ax, ay, reach, span)
+    # and it does turn pairs down: those farther apart than the most they can close in
+    if math.hypot(px, py) > 1.01 * (reach + ((abs(vx) + abs(vy)) + (abs(ax) + abs(ay)) * span) * span):
+        assert _too_far(px, py, vx, vy, ax, ay, reach, span)
