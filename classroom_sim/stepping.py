@@ -26,8 +26,8 @@ again when the helper is done with it (an atomic operation each), and copies and
 counts a structure that a loop may replace at every turn of the loop. In a loop that
 runs per contact these cost more than the physics, so the contact loop (`_events`) is
 handed `compiled.lent` views and never replaces a structure (`advance` grows them
-between its calls), and helpers read their arrays before their first branch (the
-compiler drops the counts of a helper without branches).
+between its calls), and every compiled function lends its arguments again as it begins
+(inside a function, an argument is not known to be lent).
 """
 
 from __future__ import annotations

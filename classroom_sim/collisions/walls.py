@@ -83,7 +83,6 @@ def wall_contact(b, i, t, rules):
     """The earliest time (s, from ``t``, the body's clock, to the end of the step) at which
     body ``i`` reaches a wall closing in on it faster than `APPROACH`: (time, wall), or
     (`NONE`, -1)."""
-    # every array read before the first branch (see `stepping`, "Reference counts")
     x, y, r = b.pos[i, 0], b.pos[i, 1], b.radius[i]
     vx, vy, ax, ay = b.vel[i, 0], b.vel[i, 1], b.acc[i, 0], b.acc[i, 1]
     left, bottom, right, top = rules.bounds[0], rules.bounds[1], rules.bounds[2], rules.bounds[3]
