@@ -16,9 +16,10 @@ from . import collisions, stepping
 from .accelerations import Acceleration, add_named, as_vector, remove_named, replace_named
 from .body import PALETTE, Body
 from .collision_log import collisions_of
+from .instants import Instants
 from .integrators import INTEGRATORS
 from .numbers import check_bounds, check_fraction, real, shown
-from .snapshot import Look, Settings, Snapshot, frozen, named_vectors
+from .snapshot import Settings, Snapshot, named_vectors
 
 EARTH_GRAVITY = (0.0, -9.81)
 
@@ -30,7 +31,7 @@ DEGRADED = {
 """What each of `World.degraded`'s counters means, in words for a status bar."""
 
 
-class World:
+class World(Instants):
     """A 2D world of discs. Units: m, s, kg.
 
     >>> w = World(gravity=(0.0, -10.0))
@@ -457,53 +458,3 @@ class World:
         return Snapshot.build(self.time, names, self._pos, self._vel, self._accelerations_now(),
                               self._mass, self._radius, colors, self._bounds,
                               self._settings_now(), own, self._shared_on, self._revision)
-
-    def look(self) -> Look:
-        """Everything but the motion and the masses, frozen (`Look`); the same object until
-        the next edit, so that a Recorder keeps one per edit."""
-        if self._look is None or self._look.revision != self._revision:
-            names, colors, own, lists = self._bodies_now()
-            last = self._look  # (its arrays serve again where they did not change: a slider's drag)
-            radii = last.radii if last is not None and np.array_equal(last.radii, self._radius) \
-                else frozen(self._radius)
-            shared_on = last.shared_on if last is not None and np.array_equal(last.shared_on, self._shared_on) \
-                else frozen(self._shared_on, bool)
-            self._look = Look(self._revision, names, colors, radii, shared_on, own, self._settings_now(), lists,
-                              tuple(self._shared), tuple(self._free_mass.items()))
-        return self._look
-
-    def restore(self, look: Look, time: float, positions, velocities, masses) -> None:
-        """Be again the World of a recorded instant: ``look`` (`look`) with that motion and
-        those masses at ``time`` s. The lesson stays; bodies the look lacks leave (their
-        handles standalone again), and bodies it has that are gone come back."""
-        handles = {name: h for name, h in zip(self._names, self._handles)}
-        for name in set(handles) - set(look.names):
-            self._standalone(self._index[name])
-        self._handles = []
-        for name in look.names:
-            handle = handles.get(name)
-            if handle is None:
-                handle = Body(name, 1.0, 1.0, (0.0, 0.0))  # a handle: its values live in the arrays
-                handle._world, handle._own = self, None
-            self._handles.append(handle)
-        self._names = list(look.names)
-        self._index = {n: k for k, n in enumerate(self._names)}
-        self._pos = np.array(positions, float).reshape(-1, 2)
-        self._vel = np.array(velocities, float).reshape(-1, 2)
-        self._mass = np.array(masses, float)
-        with np.errstate(divide="ignore"):
-            self._inv_mass = np.where(np.isinf(self._mass), 0.0, 1.0 / self._mass)
-        self._radius = np.array(look.radii, float)
-        self._shared_on = np.array(look.shared_on, bool)
-        self._colors = list(look.colors)
-        self._own_acc = [list(lst) for lst in look.own_lists]
-        self._shared = list(look.shared)
-        settings = look.settings
-        self._gravity = np.array(settings.gravity, float)
-        self._bounds = settings.bounds
-        self._restitution, self._wall_restitution = settings.restitution, settings.wall_restitution
-        self._integrator = settings.integrator
-        self._angles = dict(settings.rest_angles)
-        self._free_mass = dict(look.free_masses)
-        self.time = float(time)
-        self._changed(bodies=True)
