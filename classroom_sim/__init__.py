@@ -18,7 +18,8 @@ from .files import write_atomically
 from .integrators import INTEGRATORS
 from .lesson import Control, Lesson, Prediction, Step, Variant
 from .params import param_unit, read_param
-from .scene import SceneError, dumps_scene, load_scene, loads_scene, save_scene
+from .saving import dumps_scene, save_scene
+from .scene import SceneError, load_scene, loads_scene
 from .simulation import Simulation
 from .snapshot import Settings, Snapshot
 from .variants import MAX_STUDENTS, Drawn, Sheet, VariantError, sheets, student_world

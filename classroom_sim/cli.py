@@ -24,7 +24,8 @@ from .collision_log import COLUMNS as COLLISION_COLUMNS, format_row
 from .events import EventError, answer_key
 from .files import write_atomically
 from .recording import LAYOUTS, CsvStream, sample_count
-from .scene import SceneError, dumps_scene, load_scene
+from .saving import dumps_scene
+from .scene import SceneError, load_scene
 from .variants import MAX_STUDENTS, VariantError, sheets
 
 COMMANDS = ("gui", "run", "screenshot", "validate", "lessons", "answers", "variants", "worksheet", "set-pin")

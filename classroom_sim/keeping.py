@@ -10,7 +10,7 @@ from concurrent.futures import Future
 from .commands import CommandError
 from .files import write_atomically
 from .recording import LAYOUTS, Recorder, Recording
-from .scene import dumps_scene
+from .saving import dumps_scene
 
 
 class Keeping:

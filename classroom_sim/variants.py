@@ -151,7 +151,8 @@ def student_world(world, seed: int, student: int):
     the values set in order, as a step's setup is (an angle after a speed works), as its
     start, and a lesson without variants: what its scene file, written and read again,
     holds. VariantError naming the variant if a value cannot be set."""
-    from .scene import dumps_scene, loads_scene
+    from .saving import dumps_scene
+    from .scene import loads_scene
 
     lesson = world.lesson
     if lesson is None or not lesson.variants:

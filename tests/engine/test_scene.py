@@ -167,12 +167,12 @@ def test_saving_is_atomic(tmp_path, monkeypatch):
     path = tmp_path / "scene.toml"
     path.write_text("old contents")
     w = World()
-    from classroom_sim import scene
+    from classroom_sim import saving
 
     def broken(world):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(scene, "dumps_scene", broken)
+    monkeypatch.setattr(saving, "dumps_scene", broken)
     with pytest.raises(OSError):
         save_scene(w, path)
     assert path.read_text() == "old contents"
