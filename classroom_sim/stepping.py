@@ -117,10 +117,27 @@ def _clear_of_walls(centre, extent, i, bounds):
 @_jit(inline=True)
 def _too_far(px, py, vx, vy, ax, ay, reach, span):
     """Whether two discs ``reach`` apart at most to touch, their centres p + v s + a s² apart,
-    cannot touch within ``span``: without a square root (|v| <= |vx| + |vy|), and erring
-    towards "may touch"."""
+    cannot touch within ``span``, erring towards "may touch": without a square root, first
+    by how far they may travel at most (|v| <= |vx| + |vy|); then, if they fly straight
+    relative to each other (a = 0, the usual case), by their closest approach within the
+    span."""
     most = reach * (1.0 + 2.0 * TOUCH) + ((abs(vx) + abs(vy)) + (abs(ax) + abs(ay)) * span) * span
-    return px * px + py * py > most * most
+    far = px * px + py * py
+    if far > most * most:
+        return True
+    if ax != 0.0 or ay != 0.0:
+        return False
+    near = reach * (1.0 + 4.0 * TOUCH)
+    c0 = far - near * near  # |p + v s|² - near² = c0 + 2 b s + a s²
+    b = px * vx + py * vy
+    a = vx * vx + vy * vy
+    if c0 <= 0.0:
+        return False  # touching now (`contact` says whether they close in)
+    if b >= 0.0:
+        return True  # apart and parting
+    if a * span <= -b:
+        return c0 + (2.0 * b + a * span) * span > 0.0  # still closing in at the span's end
+    return a * c0 > b * b  # the closest approach, within the span, is apart
 
 
 @_jit(inline=True)
