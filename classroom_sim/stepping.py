@@ -121,23 +121,19 @@ def _too_far(px, py, vx, vy, ax, ay, reach, span):
     by how far they may travel at most (|v| <= |vx| + |vy|); then, if they fly straight
     relative to each other (a = 0, the usual case), by their closest approach within the
     span."""
+    # (Every test is worked out and combined without a branch: which way each goes is
+    # random from pair to pair, and a branch guessed wrong costs more than the tests.)
     most = reach * (1.0 + 2.0 * TOUCH) + ((abs(vx) + abs(vy)) + (abs(ax) + abs(ay)) * span) * span
     far = px * px + py * py
-    if far > most * most:
-        return True
-    if ax != 0.0 or ay != 0.0:
-        return False
     near = reach * (1.0 + 4.0 * TOUCH)
     c0 = far - near * near  # |p + v s|² - near² = c0 + 2 b s + a s²
     b = px * vx + py * vy
     a = vx * vx + vy * vy
-    if c0 <= 0.0:
-        return False  # touching now (`contact` says whether they close in)
-    if b >= 0.0:
-        return True  # apart and parting
-    if a * span <= -b:
-        return c0 + (2.0 * b + a * span) * span > 0.0  # still closing in at the span's end
-    return a * c0 > b * b  # the closest approach, within the span, is apart
+    late = a * span <= -b  # still closing in at the span's end: apart then, or the closest
+    apart = (b >= 0.0) | (late & (c0 + (2.0 * b + a * span) * span > 0.0)) | \
+        ((a * span > -b) & (a * c0 > b * b))  # approach, within the span, is apart
+    straight = (ax == 0.0) & (ay == 0.0)
+    return (far > most * most) | (straight & (c0 > 0.0) & apart)
 
 
 @_jit(inline=True)
