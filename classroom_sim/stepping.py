@@ -294,7 +294,7 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, stamp, 
                     if s != NONE:
                         push(q, s, x, j, _stamps(stamp, x, j))
                 k = later.next[k]
-            if walls:
+            if walls and not _clear_of_walls(centre, extent, x, rules.bounds):  # (its disc holds its motion)
                 tw, w = wall_contact(b, x, t, rules)
                 if tw != NONE:
                     push(q, tw, x, -1 - w, _stamps(stamp, x, -1))
