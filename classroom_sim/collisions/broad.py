@@ -224,9 +224,9 @@ def plan(pos, extent, skip):
         empty = np.empty(0, np.int64)
         grid = _cells(pos, np.zeros(n, np.bool_), 1.0)
         return empty, empty, grid.rank, grid, np.ones(n, np.bool_), 0.0
-    sample = extent[:: max(1, n // 256)].copy()
-    tenth = (9 * len(sample)) // 10
-    cell = 3.0 * np.partition(sample, tenth)[tenth]  # (the sample's nine-in-ten mark, unsorted)
+    # a sample of at most 64 discs (a sort of so few costs less than numpy's partition of more)
+    sample = np.sort(extent[:: (n + 63) // 64])
+    cell = 3.0 * sample[(9 * len(sample)) // 10]  # (the sample's nine-in-ten mark)
     small = extent <= 0.5 * cell
     grid = _cells(pos, small, cell)
     gi, gj = _every_grid_pair(pos, extent, skip, grid)
