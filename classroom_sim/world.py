@@ -31,6 +31,10 @@ DEGRADED = {
 """What each of `World.degraded`'s counters means, in words for a status bar."""
 
 
+_NO_LOG = collisions.Log(np.empty((0, 2), np.int64), np.empty((0, 5, 2)), np.empty(0))
+"""The collision log of a step that keeps none: no room (shared: nothing is ever written)."""
+
+
 class World(Instants):
     """A 2D world of discs. Units: m, s, kg.
 
@@ -420,7 +424,8 @@ class World(Instants):
         acc = self._accelerations_now()
         report = self.collision_report
         size = 4 * len(self._names) + 64 if report is not None else 0
-        log = collisions.Log(np.empty((size, 2), np.int64), np.empty((size, 5, 2)), np.empty(size))
+        log = collisions.Log(np.empty((size, 2), np.int64), np.empty((size, 5, 2)), np.empty(size)) \
+            if size else _NO_LOG
         count, flags = stepping.step(self._pos, self._vel, acc, self._radius, self._inv_mass, self._bounds_array,
                                      float(self._restitution), float(self._wall_restitution),
                                      collisions.METHODS[self._integrator],
