@@ -248,8 +248,8 @@ def pop(q):
             child = 2 * k + 1
             if child >= n:
                 break
-            if child + 1 < n and q.time[child + 1] < q.time[child]:
-                child += 1
+            # (no branch: it goes either way at random; child + 1 <= n, still in the heap as it was)
+            child += (child + 1 < n) & (q.time[child + 1] < q.time[child])
             if q.time[child] >= lt:
                 break
             q.time[k], q.body[k], q.other[k], q.stamps[k] = q.time[child], q.body[child], q.other[child], q.stamps[child]
