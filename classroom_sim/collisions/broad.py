@@ -456,9 +456,8 @@ def partners(b, centre, extent, skip, grid, biggest, loose, out, found):
     for gx in range(_column(xb - g, xmin, cell, ncx), _column(xb + g, xmin, cell, ncx) + 1):
         for t in range(start[gx * ncy + gy0], start[gx * ncy + gy1 + 1]):
             j = order[t]
-            if j != b and not loose[j] and not (sb and skip[j]) and _near(centre, extent, b, j):
-                found[k] = j
-                k += 1
+            found[k] = j  # (kept by counting it, without a branch: see `_every_grid_pair`)
+            k += (j != b) & (not loose[j]) & (not (sb & skip[j])) & _near(centre, extent, b, j)
     g = extent[b] + out.reach[0]
     gy0, gy1 = _column(yb - g, ymin, cell, ncy), _column(yb + g, ymin, cell, ncy)
     for gx in range(_column(xb - g, xmin, cell, ncx), _column(xb + g, xmin, cell, ncx) + 1):
