@@ -21,8 +21,11 @@ close the gap in it): a ball in the notch between two others touches one of
 them and is a hair from the other, and both hold it.
 
 1. Velocities: the resting contacts (closing in no faster than what the two
-   bodies' summed accelerations add in one step) stop closing in, or, if
-   apart, close in no faster than would close their gap within a step:
+   bodies' summed accelerations add in one step) stop closing in, those a
+   hair apart as well as those that touch (what pulls them together closes
+   that gap within the next step; let close in at the speed that would close
+   it, a body in a pile closed it, was pushed back by the separation below,
+   and closed it again, for ever, moving at a steady few mm/s):
    projected Gauss-Seidel, each contact's push accumulated over the passes
    and never negative, so that a body in the notch between two others comes
    to rest instead of being kicked from one to the other. Walls are contacts
@@ -298,7 +301,7 @@ def supports(b, pi, pj, rules):
 
 
 @_jit
-def _solve(b, first, second, nx, ny, allow, push, ks, level, passes):
+def _solve(b, first, second, nx, ny, push, ks, level, passes):
     """Projected Gauss-Seidel over the resting contacts ``ks``: each contact's accumulated
     push (``push``, an impulse, never negative: contacts push, never pull) is changed
     until the two bodies no longer close in along n, or the push is zero and they part. With ``level``, the lower
@@ -322,7 +325,7 @@ def _solve(b, first, second, nx, ny, allow, push, ks, level, passes):
             leaving = b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k]
             if i >= 0:
                 leaving -= b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
-            change = max(push[k] - (leaving + allow[k]) / (wi + wj), 0.0) - push[k]
+            change = max(push[k] - leaving / (wi + wj), 0.0) - push[k]
             if change == 0.0:
                 continue
             push[k] += change
@@ -338,7 +341,7 @@ def _solve(b, first, second, nx, ny, allow, push, ks, level, passes):
 
 
 @_jit
-def _rest(b, first, second, nx, ny, allow, resting, level):
+def _rest(b, first, second, nx, ny, resting, level):
     """The ``resting`` contacts stop closing in (``b.vel``; or accelerating into each other,
     given the accelerations as ``vel``): projected Gauss-Seidel over all of them; where
     that does not settle within its passes, level by level from the ground up, the
@@ -346,7 +349,7 @@ def _rest(b, first, second, nx, ny, allow, resting, level):
     b = lent(b)  # (arguments: see `compiled.lent`)
     m = len(first)
     before = b.vel.copy()
-    if _solve(b, first, second, nx, ny, allow, np.zeros(m), resting, np.empty(0, np.int64), VELOCITY_PASSES):
+    if _solve(b, first, second, nx, ny, np.zeros(m), resting, np.empty(0, np.int64), VELOCITY_PASSES):
         return
     b.vel[:] = before  # (what the unfinished passes left would be carried up as if it were support)
     if len(level) == 0:
@@ -364,7 +367,7 @@ def _rest(b, first, second, nx, ny, allow, resting, level):
         h = g
         while h < count and keys[h] == keys[g]:
             h += 1
-        _solve(b, first, second, nx, ny, allow, push, order[g:h], level, VELOCITY_PASSES)
+        _solve(b, first, second, nx, ny, push, order[g:h], level, VELOCITY_PASSES)
         g = h
 
 
@@ -375,16 +378,14 @@ def settle(b, pi, pj, rules):
     next step (too many pressed bodies for the passes)."""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     span = rules.end - rules.start
-    first, second, nx, ny, gap = contacts_now(b, pi, pj, rules.bounds, span)
+    first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, span)
     m = len(first)
-    allow = np.empty(m)
     # 1. velocities: the resting contacts stop closing in (an impact, closing in faster,
     # is left to the next step's schedule, which resolves impacts one by one at s = 0)
     resting = np.empty(m, np.int64)
     count = 0
     for k in range(m):
         i, j = first[k], second[k]
-        allow[k] = max(gap[k], 0.0) / span if span > 0.0 else 0.0
         closing = -(b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k])
         if i >= 0:
             closing += b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
@@ -394,7 +395,7 @@ def settle(b, pi, pj, rules):
         resting[count] = k
         count += not closing > fast
     resting = resting[:count]
-    _rest(b, first, second, nx, ny, allow, resting, np.empty(0, np.int64))
+    _rest(b, first, second, nx, ny, resting, np.empty(0, np.int64))
 
     # 2. positions: half the overlap each, over every pair that may touch (a push may
     # press a body into one it did not touch before)

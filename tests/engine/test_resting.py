@@ -3,8 +3,7 @@ and stay there, without creeping, jittering or sinking into each other.
 
 Columns and a pyramid of balls on the floor of a box, a ball dropped onto the floor
 (its time to come to rest worked out from its bounces), a settling that must not push
-a body into one it did not touch, and a pile of a hundred balls (its standstill to
-the last 1e-3 m/s is marked xfail: not reached yet).
+a body into one it did not touch, and a pile of a hundred balls.
 """
 
 import math
@@ -173,8 +172,6 @@ def test_a_pile_of_a_hundred_balls_stands_without_sinking_into_itself():
     assert snap.kinetic_energy < 1e-6 * released
 
 
-@pytest.mark.xfail(strict=False, reason="not yet: the pile keeps a steady 1.9e-3 m/s in its velocities "
-                   "(1.7e-5 J), while the separation moves balls by ~4e-5 m a step")
 def test_a_pile_of_a_hundred_balls_settles():
     """After 10 s every speed is under 1e-3 m/s and the kinetic energy under 1e-6 J."""
     w, _, _ = drop_a_pile()
