@@ -100,6 +100,14 @@ def test_merge_pairs_matches_the_union_of_sets(a, b):
     assert list(zip(i.tolist(), j.tolist())) == sorted(a | b)
 
 
+@given(arrays(float, st.integers(2, 300), elements=st.floats(0.0, 10.0)))
+def test_the_grid_cell_is_sized_by_the_nine_in_ten_mark_of_an_even_sample(extent):
+    """The mark the grid's cell is sized from is the sample's element that sorting puts at
+    nine tenths: the sample every ceil(n / 64)-th extent."""
+    sample = np.sort(extent[:: (len(extent) + 63) // 64])
+    assert broad._nine_in_ten(extent) == sample[(9 * len(sample)) // 10]
+
+
 @given(arrays(bool, st.integers(0, 200)))
 def test_where_lists_the_true_places_like_flatnonzero(mask):
     assert collisions.where(mask).tolist() == np.flatnonzero(mask).tolist()
