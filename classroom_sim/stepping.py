@@ -322,7 +322,7 @@ def advance(b, rules, log, owners):
     for i in range(n):
         extent[i] = b.radius[i] + (_disc(b, i, t0, end) - b.radius[i]) * DISC_MARGIN
     # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
-    pi, pj, rank, grid, loose, biggest = broad.plan(centre, extent, fixed)
+    pi, pj, _, grid, loose, biggest = broad.plan(centre, extent, fixed)
     level = supports(b, pi, pj, rules)  # what rests on what, held up by it
     # each body's neighbours: those of the plan (first, other), and those found later (a list each)
     first = np.zeros(n + 1, np.int64)
@@ -365,9 +365,9 @@ def advance(b, rules, log, owners):
     for i in range(n):
         move(b, i, end, rules.method)
     extra = later.count[0]
-    if extra:
-        ai, aj = broad._in_order(later.first[:extra], later.second[:extra], grid.order, rank)
-        pi, pj = broad.merge_pairs(pi, pj, ai, aj, rank)
+    if extra:  # (never among the plan's: `_meet`; after them, in the order found)
+        pi = np.concatenate((pi, later.first[:extra]))
+        pj = np.concatenate((pj, later.second[:extra]))
     left_over = settle(b, pi, pj, rules)
     if left_over:
         flags |= CUT_PASSES
