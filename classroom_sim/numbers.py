@@ -32,6 +32,8 @@ def limit(value: float, kind: str) -> float:
 
 def real(value) -> float:
     """``value`` as a finite float; ValueError with a short reason otherwise."""
+    if type(value) is float and value - value == 0.0:  # (the usual case, at once: x - x is 0 only if finite)
+        return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, KINDS):
         raise ValueError(f"must be a number, got {shown(value)}")
     try:

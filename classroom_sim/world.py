@@ -387,7 +387,7 @@ class World(Instants):
         if time < self.time - 1e-12 * max(1.0, abs(self.time)):
             raise ValueError(f"time: {time!r} s is behind the world's clock, {self.time!r} s")
         reach = time + 1e-12 * max(1.0, abs(time))
-        while True:
+        while self._samplers:
             due = [s.next_time for s in self._samplers if s.next_time is not None]
             if not due or min(due) > reach:
                 break
