@@ -214,7 +214,7 @@ def contacts_now(b, pi, pj, bounds, span):
         nx[m], ny[m], dist = normal(b, i, j)
         gap[m] = dist - b.radius[i] - b.radius[j]
     m = len(ks)
-    if len(bounds) == 4:
+    if len(bounds) == 4 and len(ks):
         seen = np.zeros(b.pos.shape[0], np.bool_)
         for q in range(2 * len(ks)):
             i = first[q // 2] if q % 2 == 0 else second[q // 2]
@@ -297,6 +297,8 @@ def supports(b, pi, pj, rules):
     near enough to come to rest on within the step (`contacts_now`), among the pairs (pi, pj)."""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, rules.end - rules.start)
+    if len(first) == 0:  # (most steps of a gas: nothing rests on anything)
+        return np.full(b.pos.shape[0], AFLOAT, np.int64)
     return _levels(b, first, second, nx, ny)
 
 
@@ -395,7 +397,8 @@ def settle(b, pi, pj, rules):
         resting[count] = k
         count += not closing > fast
     resting = resting[:count]
-    _rest(b, first, second, nx, ny, resting, np.empty(0, np.int64))
+    if count:
+        _rest(b, first, second, nx, ny, resting, np.empty(0, np.int64))
 
     # 2. positions: half the overlap each, over every pair that may touch (a push may
     # press a body into one it did not touch before)
