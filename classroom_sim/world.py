@@ -72,6 +72,7 @@ class World(Instants):
             self.add_acceleration(acc)
         self._bounds = check_bounds(bounds)
         self._box = None  # (the bounds, as an array for the compiled step)
+        self._rules = None  # (what the compiled step takes of the settings: `_rules_now`)
         self._restitution = check_fraction(restitution, "restitution")
         self._wall_restitution = check_fraction(wall_restitution, "wall_restitution")
         self.integrator = integrator
@@ -417,6 +418,14 @@ class World(Instants):
     def detach(self, sampler) -> None:
         self._samplers.remove(sampler)
 
+    def _rules_now(self) -> tuple:
+        """What the compiled step takes of the settings: the box as an array (or empty), the
+        restitutions and the integrator's code; kept until the next edit."""
+        if self._rules is None or self._rules[0] != self._revision:
+            self._rules = (self._revision, (self._bounds_array, float(self._restitution),
+                                            float(self._wall_restitution), collisions.METHODS[self._integrator]))
+        return self._rules[1]
+
     def _advance(self, target: float) -> None:
         """Advance every body from ``self.time`` to ``target`` (see `stepping`)."""
         if not self._names:
@@ -426,9 +435,7 @@ class World(Instants):
         size = 4 * len(self._names) + 64 if report is not None else 0
         log = collisions.Log(np.empty((size, 2), np.int64), np.empty((size, 5, 2)), np.empty(size)) \
             if size else _NO_LOG
-        count, flags = stepping.step(self._pos, self._vel, acc, self._radius, self._inv_mass, self._bounds_array,
-                                     float(self._restitution), float(self._wall_restitution),
-                                     collisions.METHODS[self._integrator],
+        count, flags = stepping.step(self._pos, self._vel, acc, self._radius, self._inv_mass, *self._rules_now(),
                                      float(self.time), float(target), *log)
         if flags & stepping.CUT_EVENTS:
             self.degraded["contacts"] += 1

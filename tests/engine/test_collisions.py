@@ -278,3 +278,21 @@ def test_collision_report_names_the_pair_in_file_order():
     _, a, b, normal, va, vb = w.collision_report[0][:6]
     assert (a, b) == ("B", "A")
     assert normal == pytest.approx([-1.0, 0.0]) and va == pytest.approx([0.0, 0.0]) and vb == pytest.approx([1.0, 0.0])
+
+
+def test_settings_edited_between_steps_take_effect_at_the_next_step():
+    """Restitution, the walls' restitution and the box changed after the World has stepped
+    (the step keeps what it takes of the settings until an edit): the next collisions
+    follow the new values."""
+    w = World(gravity=(0.0, 0.0), bounds=(-10.0, -10.0, 10.0, 10.0), restitution=1.0, wall_restitution=1.0)
+    w.add_body(Body("a", 1.0, 0.5, (-3.0, 0.0), (2.0, 0.0)))
+    w.add_body(Body("b", 3.0, 0.5, (3.0, 0.0), (-1.0, 0.0)))
+    w.add_body(Body("c", 1.0, 0.5, (0.0, 5.0), (0.0, 2.0)))
+    run_until_apart(w, 0.5)  # (a and b close in, c flies up; nothing has met yet)
+    w.restitution = 0.25
+    w.wall_restitution = 0.5
+    w.bounds = (-10.0, -10.0, 10.0, 7.0)  # c now meets the top wall at y = 6.5
+    run_until_apart(w, 3.0)
+    v = w.snapshot().velocities
+    assert np.allclose(v[:2, 0], one_d(1.0, 3.0, 2.0, -1.0, 0.25), atol=1e-9)
+    assert math.isclose(v[2, 1], -0.5 * 2.0, abs_tol=1e-9)
