@@ -137,7 +137,7 @@ def _too_far(px, py, vx, vy, ax, ay, reach, span):
 
 
 @_jit(inline=True)
-def _pair_time(b, i, j, t, rules, level):
+def _pair_time(b, i, j, t, rules, level, loaded):
     """When bodies i and j first touch after ``t`` within the step, closing in faster than
     a resting contact (`contacts.pair_resting_speed`), or `NONE`. Slower contacts, now
     or later in the step, are left to the settling at the step's end (`contacts.settle`):
@@ -161,8 +161,7 @@ def _pair_time(b, i, j, t, rules, level):
     if not closing > APPROACH * dist:
         return NONE
     held = (level[i] != AFLOAT) | (level[j] != AFLOAT)
-    resting = pair_resting_speed(b.pull[i, 0], b.pull[i, 1], b.pull[j, 0], b.pull[j, 1], b.acc[i, 0] - b.acc[j, 0],
-                                 b.acc[i, 1] - b.acc[j, 1], rules.end - rules.start, held)
+    resting = pair_resting_speed(b, i, j, dx / dist, dy / dist, rules.end - rules.start, held, loaded[i] | loaded[j])
     if not closing > dist * resting:
         return NONE
     return t + s
@@ -221,7 +220,7 @@ def _meet(later, x, found, count, first, other):
 
 
 @_jit
-def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, stamp, hits, logged, flags):
+def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded, stamp, hits, logged, flags):
     """Resolve the contacts of ``q`` in time order, and those they lead to, until none is
     left within the step: returns True, the log's count and the flags. Returns False
     first if ``q`` or ``later`` may not have room for what the next contact queues: grow
@@ -233,7 +232,7 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, stamp, 
     its bodies changed course is stale), ``hits`` the contacts resolved of each body."""
     b, rules, log, q, later, reach, grid, spare = lent(b), lent(rules), lent(log), lent(q), lent(later), \
         lent(reach), lent(grid), lent(spare)
-    level, stamp, hits = lent(level), lent(stamp), lent(hits)
+    level, loaded, stamp, hits = lent(level), lent(loaded), lent(stamp), lent(hits)
     n = len(stamp)
     end = rules.end
     walls = len(rules.bounds) == 4
@@ -251,7 +250,7 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, stamp, 
         if o >= 0:
             hits[o] += 1
         if o >= 0:
-            changed, logged = collide(b, i, o, t, rules, log, logged, level)
+            changed, logged = collide(b, i, o, t, rules, log, logged, level, loaded)
         else:
             changed = hit_wall(b, i, t, -1 - o, rules)
         if not changed:
@@ -283,14 +282,14 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, stamp, 
                 j = other[k]
                 if parted and j == y:
                     continue
-                s = _pair_time(b, x, j, t, rules, level)
+                s = _pair_time(b, x, j, t, rules, level, loaded)
                 if s != NONE:
                     push(q, s, x, j, _stamps(stamp, x, j))
             k = later.head[x]
             while k >= 0:
                 j = later.other[k]
                 if not (parted and j == y):
-                    s = _pair_time(b, x, j, t, rules, level)
+                    s = _pair_time(b, x, j, t, rules, level, loaded)
                     if s != NONE:
                         push(q, s, x, j, _stamps(stamp, x, j))
                 k = later.next[k]
@@ -323,7 +322,7 @@ def advance(b, rules, log, owners):
         extent[i] = b.radius[i] + (_disc(b, i, t0, end) - b.radius[i]) * DISC_MARGIN
     # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
     pi, pj, _, grid, loose, biggest = broad.plan(centre, extent, fixed)
-    level = supports(b, pi, pj, rules)  # what rests on what, held up by it
+    level, loaded = supports(b, pi, pj, rules)  # what rests on what, held up by it
     # each body's neighbours: those of the plan (first, other), and those found later (a list each)
     first = np.zeros(n + 1, np.int64)
     for k in range(len(pi)):
@@ -341,7 +340,7 @@ def advance(b, rules, log, owners):
     later = _later(n, 2 * n + 16)
     q = queue(len(pi) + 3 * n + 64)  # room for the contacts found as the step begins, and more
     for k in _may_meet(b, pi, pj, end - t0):
-        s = _pair_time(b, pi[k], pj[k], t0, rules, lent(level))
+        s = _pair_time(b, pi[k], pj[k], t0, rules, lent(level), lent(loaded))
         if s != NONE:
             push(lent(q), s, pi[k], pj[k], 0)
     if walls:
@@ -357,7 +356,8 @@ def advance(b, rules, log, owners):
     logged, flags = 0, 0
     while True:
         done, logged, flags = _events(b, rules, log, lent(q), lent(later), lent(reach), lent(grid), biggest,
-                                      lent(spare), lent(level), lent(stamp), lent(hits), logged, flags)
+                                      lent(spare), lent(level), lent(loaded), lent(stamp), lent(hits),
+                                      logged, flags)
         if done:
             break
         q = grown(q, 2 * n)

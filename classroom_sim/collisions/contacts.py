@@ -21,7 +21,8 @@ close the gap in it): a ball in the notch between two others touches one of
 them and is a hair from the other, and both hold it.
 
 1. Velocities: the resting contacts (closing in no faster than what the two
-   bodies' summed accelerations add in one step) stop closing in, those a
+   bodies' summed accelerations add to their approach in one step, see
+   `pair_resting_speed`) stop closing in, those a
    hair apart as well as those that touch (what pulls them together closes
    that gap within the next step; let close in at the speed that would close
    it, a body in a pile closed it, was pushed back by the separation below,
@@ -87,15 +88,24 @@ def normal(b, i, j):
 
 
 @_jit(inline=True)
-def pair_resting_speed(gix, giy, gjx, gjy, dax, day, span, held):
-    """An approach of i and j no faster than this is a resting contact: what their summed
-    accelerations (``gi``, ``gj``) add in one step. Where one of them is ``held`` up (it
-    rests on something), each one's own acceleration counts; between two bodies in free
-    flight only the difference of what moves them (``da``) does (two balls falling side
-    by side collide as they would without gravity)."""
+def pair_resting_speed(b, i, j, nx, ny, span, held, loaded):
+    """An approach of i and j along n (from i to j) no faster than this is a resting contact:
+    what their summed accelerations add to it in one step.
+
+    - Where one of them carries others (``loaded``: another body's summed acceleration
+      presses it into this one), each one's own summed acceleration counts, whatever its
+      direction: the load pressed on it from above may push it sideways.
+    - Where one of them is ``held`` up (it rests on something) and neither carries
+      anything, each one's own summed acceleration counts as far as it presses it towards
+      the other: two balls side by side on a floor meet as an impact, however slowly.
+    - Between two bodies in free flight, the difference of what moves them counts (two
+      balls falling side by side collide as they would without gravity)."""
+    if loaded:
+        return resting_speed(math.hypot(b.pull[i, 0], b.pull[i, 1]) + math.hypot(b.pull[j, 0], b.pull[j, 1]), span)
     if held:
-        return resting_speed(math.hypot(gix, giy) + math.hypot(gjx, gjy), span)
-    return resting_speed(math.hypot(dax, day), span)
+        return resting_speed(max(b.pull[i, 0] * nx + b.pull[i, 1] * ny, 0.0)
+                             + max(-(b.pull[j, 0] * nx + b.pull[j, 1] * ny), 0.0), span)
+    return resting_speed(math.hypot(b.acc[i, 0] - b.acc[j, 0], b.acc[i, 1] - b.acc[j, 1]), span)
 
 
 @_jit(inline=True)
@@ -132,14 +142,13 @@ def _write_after(log, k, i, j, b):
 
 
 @_jit(inline=True)
-def respond(b, i, j, nx, ny, e, span, t, log, logged, held):
+def respond(b, i, j, nx, ny, e, span, t, log, logged, held, loaded):
     """Resolve bodies i and j, touching along n: if they close in, the 1D formula with
     restitution ``e`` (an impact, logged at ``t``) or with none (a resting contact; see
-    `pair_resting_speed` for ``held``). Returns whether they closed in, and the log's count."""
+    `pair_resting_speed` for ``held`` and ``loaded``). Returns whether they closed in, and the log's count."""
     wi, wj = b.inv_mass[i], b.inv_mass[j]
     closing = (b.vel[i, 0] - b.vel[j, 0]) * nx + (b.vel[i, 1] - b.vel[j, 1]) * ny
-    resting = pair_resting_speed(b.pull[i, 0], b.pull[i, 1], b.pull[j, 0], b.pull[j, 1], b.acc[i, 0] - b.acc[j, 0],
-                                 b.acc[i, 1] - b.acc[j, 1], span, held)
+    resting = pair_resting_speed(b, i, j, nx, ny, span, held, loaded)
     if not closing > APPROACH or wi + wj == 0.0:
         return False, logged
     if closing > resting:
@@ -152,15 +161,15 @@ def respond(b, i, j, nx, ny, e, span, t, log, logged, held):
 
 
 @_jit(inline=True)
-def collide(b, i, j, t, rules, log, logged, level):
+def collide(b, i, j, t, rules, log, logged, level, loaded):
     """Move bodies i and j to ``t``, when they touch, and resolve their contact there
-    (``level``: each body's support level as the step began, `supports`). Returns
+    (``level``, ``loaded``: what rests on what as the step began, `supports`). Returns
     whether they collided, and the log's count."""
     move(b, i, t, rules.method)
     move(b, j, t, rules.method)
     nx, ny, _ = normal(b, i, j)
     held = level[i] != AFLOAT or level[j] != AFLOAT
-    return respond(b, i, j, nx, ny, rules.e, rules.end - rules.start, t, log, logged, held)
+    return respond(b, i, j, nx, ny, rules.e, rules.end - rules.start, t, log, logged, held, loaded[i] or loaded[j])
 
 
 # ---------------------------------------------------------------------------
@@ -292,14 +301,32 @@ def _levels(b, first, second, nx, ny):
 
 
 @_jit
+def _loaded(b, first, second, nx, ny):
+    """Which bodies carry others: a movable body touching them is pressed into them by its
+    own summed acceleration."""
+    b = lent(b)  # (arguments: see `compiled.lent`)
+    out = np.zeros(b.pos.shape[0], np.bool_)
+    for k in range(len(first)):
+        i, j = first[k], second[k]
+        if i < 0:
+            continue
+        along_i = b.pull[i, 0] * nx[k] + b.pull[i, 1] * ny[k]  # (n from i to j)
+        along_j = b.pull[j, 0] * nx[k] + b.pull[j, 1] * ny[k]
+        out[j] |= (b.inv_mass[i] > 0.0) & (along_i > 0.0)
+        out[i] |= (b.inv_mass[j] > 0.0) & (along_j < 0.0)
+    return out
+
+
+@_jit
 def supports(b, pi, pj, rules):
-    """Each body's support level (`_levels`) as a step begins, from what touches now or is
-    near enough to come to rest on within the step (`contacts_now`), among the pairs (pi, pj)."""
+    """Each body's support level (`_levels`) as a step begins, and which carry others
+    (`_loaded`), from what touches now or is near enough to come to rest on within the
+    step (`contacts_now`), among the pairs (pi, pj)."""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, rules.end - rules.start)
     if len(first) == 0:  # (most steps of a gas: nothing rests on anything)
-        return np.full(b.pos.shape[0], AFLOAT, np.int64)
-    return _levels(b, first, second, nx, ny)
+        return np.full(b.pos.shape[0], AFLOAT, np.int64), np.zeros(b.pos.shape[0], np.bool_)
+    return _levels(b, first, second, nx, ny), _loaded(b, first, second, nx, ny)
 
 
 @_jit
@@ -386,12 +413,13 @@ def settle(b, pi, pj, rules):
     # is left to the next step's schedule, which resolves impacts one by one at s = 0)
     resting = np.empty(m, np.int64)
     count = 0
+    loaded = _loaded(b, first, second, nx, ny) if m else np.zeros(0, np.bool_)
     for k in range(m):
         i, j = first[k], second[k]
         closing = -(b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k])
         if i >= 0:
             closing += b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
-            fast = resting_speed(pull_of(b, i) + pull_of(b, j), span)
+            fast = pair_resting_speed(b, i, j, nx[k], ny[k], span, True, loaded[i] or loaded[j])
         else:
             fast = resting_speed(pull_of(b, j), span)
         resting[count] = k
