@@ -92,15 +92,16 @@ def pair_resting_speed(b, i, j, nx, ny, span, held, loaded):
     """An approach of i and j along n (from i to j) no faster than this is a resting contact:
     what their summed accelerations add to it in one step.
 
-    - Where one of them carries others (``loaded``: another body's summed acceleration
-      presses it into this one), each one's own summed acceleration counts, whatever its
-      direction: the load pressed on it from above may push it sideways.
+    - Where one of them is ``held`` up (it rests on something) and one of them carries
+      others (``loaded``: another body's summed acceleration presses it into this one),
+      each one's own summed acceleration counts, whatever its direction: the load pressed
+      on it from above may push it sideways.
     - Where one of them is ``held`` up (it rests on something) and neither carries
       anything, each one's own summed acceleration counts as far as it presses it towards
       the other: two balls side by side on a floor meet as an impact, however slowly.
     - Between two bodies in free flight, the difference of what moves them counts (two
       balls falling side by side collide as they would without gravity)."""
-    if loaded:
+    if held and loaded:
         return resting_speed(math.hypot(b.pull[i, 0], b.pull[i, 1]) + math.hypot(b.pull[j, 0], b.pull[j, 1]), span)
     if held:
         return resting_speed(max(b.pull[i, 0] * nx + b.pull[i, 1] * ny, 0.0)

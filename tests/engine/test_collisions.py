@@ -326,3 +326,18 @@ def test_a_slow_ball_sliding_into_a_wall_along_the_floor_bounces(speed):
     w.add_body(Body("c", 1.0, r, (3.5, r), (speed, 0.0)))  # 0.4 m from the right wall
     run_until_apart(w, 0.5 / speed)
     assert math.isclose(w.snapshot().velocities[0, 0], -e * speed, abs_tol=1e-9)
+
+
+@pytest.mark.parametrize("e", [1.0, 0.5])
+def test_a_slow_collision_in_free_fall_keeps_its_restitution(e):
+    """Two balls falling together, one above the other, the upper one catching up at 5 cm/s
+    (slower than what gravity adds in a step): falling alike, neither carries the other,
+    so it is an impact along the vertical, the 1D formula with e (relative to the fall)."""
+    r, g, u = 0.1, 9.81, 0.05
+    w = World(gravity=(0.0, -g), restitution=e)
+    w.add_body(Body("low", 1.0, r, (0.0, 0.0)))
+    w.add_body(Body("high", 2.0, r, (0.0, 2 * r + 1e-4), (0.0, -u)))
+    run_until_apart(w, 0.05)
+    fall = -g * w.time
+    v = w.snapshot().velocities
+    assert np.allclose(v[:, 1] - fall, one_d(1.0, 2.0, 0.0, -u, e), rtol=0, atol=1e-9)
