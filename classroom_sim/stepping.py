@@ -252,7 +252,7 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded,
         if o >= 0:
             changed, logged = collide(b, i, o, t, rules, log, logged, level, loaded)
         else:
-            changed = hit_wall(b, i, t, -1 - o, rules)
+            changed = hit_wall(b, i, t, -1 - o, rules, loaded[i])
         if not changed:
             continue
         for x in (i, o):

@@ -53,7 +53,7 @@ import numpy as np
 from ..compiled import jit as _jit, lent
 from .motion import move
 from .schedule import APPROACH, TOUCH
-from .walls import AT_WALL, box, contain, pull_of, resting_speed
+from .walls import AT_WALL, box, contain, pull_of, resting_speed, wall_resting_speed
 
 VELOCITY_PASSES = 16
 """Passes over the resting contacts of a step's end, for their velocities (and again for
@@ -422,7 +422,7 @@ def settle(b, pi, pj, rules):
             closing += b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
             fast = pair_resting_speed(b, i, j, nx[k], ny[k], span, True, loaded[i] or loaded[j])
         else:
-            fast = resting_speed(pull_of(b, j), span)
+            fast = wall_resting_speed(b, j, nx[k], ny[k], span, loaded[j])
         resting[count] = k
         count += not closing > fast
     resting = resting[:count]

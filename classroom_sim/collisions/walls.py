@@ -105,17 +105,29 @@ def wall_contact(b, i, t, rules):
 
 
 @_jit(inline=True)
-def bounce(b, i, w, rules):
+def wall_resting_speed(b, i, nx, ny, span, loaded):
+    """An approach of body ``i`` to a wall (``n`` its normal, into the box) no faster than
+    this is a resting contact: what its summed acceleration adds to it in one step, the
+    part that presses it into the wall; or, if it carries others (``loaded``: the load
+    on it may press it into the wall), all of it."""
+    if loaded:
+        return resting_speed(pull_of(b, i), span)
+    return resting_speed(max(-(b.pull[i, 0] * nx + b.pull[i, 1] * ny), 0.0), span)
+
+
+@_jit(inline=True)
+def bounce(b, i, w, rules, loaded):
     """Body ``i``, just reaching wall ``w``: put it on the wall, then reflect its velocity
     across the wall with the walls' restitution, or, for a resting contact, stop it
-    there with the wall holding it up. Returns whether anything changed."""
+    there with the wall holding it up (``loaded``: whether it carries others, see
+    `wall_resting_speed`). Returns whether anything changed."""
     k = w % 2
     inward = 1.0 if w < 2 else -1.0
     u = inward * b.vel[i, k]  # towards the inside
     if not -u > APPROACH:
         return False
     b.pos[i, k] = rules.bounds[w] + inward * b.radius[i]
-    if -u > resting_speed(pull_of(b, i), rules.end - rules.start):
+    if -u > wall_resting_speed(b, i, inward * (1 - k), inward * k, rules.end - rules.start, loaded):
         b.vel[i, k] = -rules.e_wall * b.vel[i, k]
     else:
         b.vel[i, k] = 0.0
@@ -143,7 +155,7 @@ def contain(b, i, bounds, e_wall):
 
 
 @_jit(inline=True)
-def hit_wall(b, i, t, w, rules):
+def hit_wall(b, i, t, w, rules, loaded):
     """Move body ``i`` to ``t``, when it reaches wall ``w``, and bounce it there."""
     move(b, i, t, rules.method)
-    return bounce(b, i, w, rules)
+    return bounce(b, i, w, rules, loaded)

@@ -314,9 +314,6 @@ def test_a_slow_collision_along_the_floor_keeps_its_restitution(e, speed):
     assert np.abs(v[:, 1]).max() < 1e-9  # (still resting on the floor)
 
 
-@pytest.mark.xfail(strict=True, reason="not yet: a wall takes an approach slower than |g| times the step as "
-                   "resting whatever its direction; counting only what presses into the wall lets a "
-                   "pile's load against a side wall make chains of impacts (the pile test fails)")
 @pytest.mark.parametrize("speed", [0.01, 0.03])  # (slower than g dt = 0.041 m/s)
 def test_a_slow_ball_sliding_into_a_wall_along_the_floor_bounces(speed):
     """A ball resting on the floor slides into the side wall at a few cm/s: gravity does
