@@ -7,9 +7,12 @@ w % 2, from below for w < 2. A body reaches a wall when its surface does
 x + v s + c a s² (`schedule.crossing`).
 
 Resting (SCENE_FORMAT.md, "Resting contact"): a body that meets a wall no faster
-than what its summed acceleration adds in one step does not bounce;
-it comes to rest against the wall, which from then on holds up that part of
-its acceleration (its ``acc`` across the wall is zero for the rest of the step).
+than what its summed acceleration adds to its approach in one step (the part
+that presses it into the wall, `wall_resting_speed`) does not bounce; it comes
+to rest against the wall, which from then on holds up that part of its
+acceleration (its ``acc`` across the wall is zero for the rest of the step).
+A ball sliding along the floor into a side wall is not pressed into it, and
+bounces however slowly.
 """
 
 from __future__ import annotations
