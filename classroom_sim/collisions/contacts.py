@@ -303,18 +303,55 @@ def _levels(b, first, second, nx, ny):
 
 @_jit
 def _loaded(b, first, second, nx, ny):
-    """Which bodies carry others: a movable body touching them is pressed into them by its
-    own summed acceleration."""
+    """Which movable bodies carry others: one that a movable body touching it is pressed
+    into by its own summed acceleration, and every movable body touching one that carries
+    others (it passes the load on: a row pushed at one end carries it all along). A fixed
+    body carries nothing: whatever rests on it cannot move it."""
     b = lent(b)  # (arguments: see `compiled.lent`)
-    out = np.zeros(b.pos.shape[0], np.bool_)
+    n = b.pos.shape[0]
+    out = np.zeros(n, np.bool_)
+    todo = np.empty(n, np.int64)
+    tail = 0
     for k in range(len(first)):
         i, j = first[k], second[k]
         if i < 0:
             continue
         along_i = b.pull[i, 0] * nx[k] + b.pull[i, 1] * ny[k]  # (n from i to j)
         along_j = b.pull[j, 0] * nx[k] + b.pull[j, 1] * ny[k]
-        out[j] |= (b.inv_mass[i] > 0.0) & (along_i > 0.0)
-        out[i] |= (b.inv_mass[j] > 0.0) & (along_j < 0.0)
+        for x, pressed in ((j, b.inv_mass[i] > 0.0 and along_i > 0.0), (i, b.inv_mass[j] > 0.0 and along_j < 0.0)):
+            if pressed and b.inv_mass[x] > 0.0 and not out[x]:
+                out[x] = True
+                todo[tail] = x
+                tail += 1
+    if tail == 0:
+        return out
+    # pass the load on, through the touching movable bodies (each body's contacts, both ways)
+    starts = np.zeros(n + 1, np.int64)
+    for k in range(len(first)):
+        if first[k] >= 0:
+            starts[first[k] + 1] += 1
+            starts[second[k] + 1] += 1
+    for i in range(n):
+        starts[i + 1] += starts[i]
+    fill = starts[:-1].copy()
+    across = np.empty(starts[n], np.int64)
+    for k in range(len(first)):
+        i, j = first[k], second[k]
+        if i >= 0:
+            across[fill[i]] = j
+            fill[i] += 1
+            across[fill[j]] = i
+            fill[j] += 1
+    head = 0
+    while head < tail:
+        s = todo[head]
+        head += 1
+        for q in range(starts[s], starts[s + 1]):
+            t = across[q]
+            if not out[t] and b.inv_mass[t] > 0.0:
+                out[t] = True
+                todo[tail] = t
+                tail += 1
     return out
 
 

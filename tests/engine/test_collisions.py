@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from classroom_sim import Body, World
+from classroom_sim.accelerations import ConstantAcceleration
 
 
 def one_d(m1, m2, u1, u2, e):
@@ -338,3 +339,35 @@ def test_a_slow_collision_in_free_fall_keeps_its_restitution(e):
     fall = -g * w.time
     v = w.snapshot().velocities
     assert np.allclose(v[:, 1] - fall, one_d(1.0, 2.0, 0.0, -u, e), rtol=0, atol=1e-9)
+
+
+def test_a_row_pushed_against_a_wall_stands_still_without_impacts():
+    """Five balls in a row on the floor, against the right wall, the last one pushed by
+    its own thrust (2 m/s²): each ball passes the push on to the next, so every contact
+    of the row is a resting one; standing, it logs no collision and does not creep."""
+    r, dt = 0.1, 1 / 240
+    w = World(gravity=(0.0, -9.81), bounds=(0.0, 0.0, 2.0, 1.0), restitution=1.0, wall_restitution=1.0)
+    for k in range(5):
+        push = [ConstantAcceleration("thrust", (2.0, 0.0))] if k == 4 else []
+        w.add_body(Body(f"b{k}", 1.0, r, (2.0 - r - 2 * r * k, r), accelerations=push))
+    run_until_apart(w, 5.0)
+    w.collision_report = []
+    for _ in range(240):
+        w.step(dt)
+        assert np.linalg.norm(w.snapshot().velocities, axis=1).max() < 1e-3
+    assert w.collision_report == []
+    assert w.degraded == {"contacts": 0, "passes": 0, "log": 0}
+
+
+@pytest.mark.parametrize("carrying", [False, True])
+def test_a_slow_ball_bounces_off_a_fixed_peg_whatever_rests_on_the_peg(carrying):
+    """A ball sliding along the floor at 1 cm/s into a fixed peg bounces back at -e u, with
+    or without a ball balanced on the peg: what rests on a fixed body cannot move it."""
+    r, u = 0.1, 0.01
+    w = World(gravity=(0.0, -9.81), bounds=(-5.0, 0.0, 5.0, 2.0), restitution=1.0, wall_restitution=1.0)
+    w.add_body(Body("peg", "fixed", r, (0.0, r)))
+    if carrying:
+        w.add_body(Body("top", 1.0, r, (0.0, 3 * r)))
+    w.add_body(Body("ball", 1.0, r, (-2 * r - 0.001, r), (u, 0.0)))
+    run_until_apart(w, 0.001 / u + 0.01)
+    assert np.allclose(w.snapshot().velocities[-1], (-u, 0.0), rtol=0, atol=1e-9)
