@@ -10,6 +10,11 @@ has at each N (a taller box lets the balls fall further and hit harder and more
 often: the work per body grows with N even for a linear engine).
 
     python -m bench.box [N ...]        (default: 100 1000 5000 20000)
+    python -m bench.box --no-gravity [N ...]
+
+``--no-gravity`` runs the same gas without gravity, in both engines: the density and
+the speeds are then the same at every N, so ns per body-step shows how the cost of
+the engine alone grows with N.
 """
 
 from __future__ import annotations
@@ -44,20 +49,23 @@ def box_start(n: int, seed: int = 1):
     return side, pos, vel
 
 
-def box_world(n: int, seed: int = 1) -> World:
+G = -9.81
+
+
+def box_world(n: int, seed: int = 1, g: float = G) -> World:
     side, pos, vel = box_start(n, seed)
-    world = World(gravity=(0.0, -9.81), bounds=(0.0, 0.0, side, side), restitution=1.0, wall_restitution=1.0)
+    world = World(gravity=(0.0, g), bounds=(0.0, 0.0, side, side), restitution=1.0, wall_restitution=1.0)
     for k in range(n):
         world.add_body(Body(f"b{k}", 1.0, RADIUS, pos[k], vel[k]))
     return world
 
 
-def box_space(n: int, seed: int = 1):
+def box_space(n: int, seed: int = 1, g: float = G):
     import pymunk
 
     side, pos, vel = box_start(n, seed)
     space = pymunk.Space()
-    space.gravity = (0.0, -9.81)
+    space.gravity = (0.0, g)
     space.collision_slop = 0.001
     space.use_spatial_hash(0.2, 10 * n)
     corners = [(0, 0), (side, 0), (side, side), (0, side)]
@@ -91,9 +99,9 @@ def steps_per_second(step) -> float:
             return steps / elapsed
 
 
-def collisions_per_body_step(n: int, steps: int = 60) -> float:
+def collisions_per_body_step(n: int, steps: int = 60, g: float = G) -> float:
     """How many body-body collisions a body has per step, on average, after the warm-up."""
-    world = box_world(n)
+    world = box_world(n, g=g)
     for _ in range(int(round(WARMUP_S / DT))):
         world.step(DT)
     world.collision_report = []
@@ -103,19 +111,25 @@ def collisions_per_body_step(n: int, steps: int = 60) -> float:
 
 
 def main(argv=None) -> None:
+    argv = list(argv or [])
+    g = G
+    if "--no-gravity" in argv:
+        argv.remove("--no-gravity")
+        g = 0.0
+        print("The gas without gravity: the same density and speeds at every N.")
     sizes = [int(a) for a in (argv if argv else [100, 1000, 5000, 20000])]
     print(f"{'N':>6} {'classroom-sim steps/s':>22} {'pymunk steps/s':>15} {'ratio':>6} "
           f"{'ns/body-step':>13} {'pymunk ns/body-step':>20} {'collisions/body-step':>21}")
     per_body = {}
     for n in sizes:
-        ours = steps_per_second(box_world(n).step)
+        ours = steps_per_second(box_world(n, g=g).step)
         try:
-            peer = steps_per_second(box_space(n).step)
+            peer = steps_per_second(box_space(n, g=g).step)
         except ImportError:
             peer = float("nan")
         per_body[n] = 1e9 / (ours * n)
         print(f"{n:>6} {ours:>22.0f} {peer:>15.0f} {ours / peer:>6.2f} {per_body[n]:>13.0f} "
-              f"{1e9 / (peer * n):>20.0f} {collisions_per_body_step(n):>21.3f}", flush=True)
+              f"{1e9 / (peer * n):>20.0f} {collisions_per_body_step(n, g=g):>21.3f}", flush=True)
     top = max(sizes)
     if 1000 in per_body and top > 1000:
         print(f"ns per body-step at N = {top:,} against N = 1,000: {per_body[top] / per_body[1000]:.2f}x "
