@@ -34,8 +34,9 @@ them and is a hair from the other, and both hold it.
 2. Supports: where the passes did not settle everything, the velocities are
    solved again from the start, level by level from the ground up, so that a
    stack comes to rest in one step instead of creeping there. A body rests on
-   a wall or a fixed body (level 0) when its summed acceleration presses it
-   into it; one pressed into a body of level L has level L + 1. The lower body
+   a fixed body (level 0) when its summed acceleration presses it into it, and
+   on a wall (level 0) when it presses it into the wall within 45° of straight
+   on (`HELD_BY_WALL`); one pressed into a body of level L has level L + 1. The lower body
    of a contact between levels stands firm (as a fixed body would).
 3. Positions: each overlapping pair, among all the pairs that may touch (a
    push may press a body into one it did not touch), is pushed apart along the
@@ -74,6 +75,13 @@ GROUND = 0
 
 AFLOAT = 1 << 40
 """The support level of a body that rests on nothing."""
+
+HELD_BY_WALL = math.sqrt(0.5)
+"""A body rests on a wall (support level `GROUND`) when its summed acceleration points into
+the wall within 45° of straight on (the wall holds up most of it). A column standing on
+the floor against a side wall, under gravity tilted towards that wall, rests on the
+floor level by level; were the side wall its ground too, every ball would be on the
+ground, the levels would say nothing, and the column would keep a ghost speed."""
 
 
 @_jit(inline=True)
@@ -261,7 +269,8 @@ def _levels(b, first, second, nx, ny):
                 queue[tail] = i
                 tail += 1
         t = second[k]
-        if first[k] < 0 and level[t] != GROUND and b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k] < 0.0:
+        if first[k] < 0 and level[t] != GROUND and \
+                b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k] < -HELD_BY_WALL * pull_of(b, t):
             level[t] = GROUND
             queue[tail] = t
             tail += 1

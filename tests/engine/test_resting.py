@@ -62,6 +62,29 @@ def test_a_column_of_five_balls_stands_still_on_the_floor(e):
     assert w.degraded == {"contacts": 0, "passes": 0, "log": 0}
 
 
+@pytest.mark.parametrize("gravity", [(-0.5, -9.8), (-5.0, -8.0)])
+@pytest.mark.parametrize("n", [5, 12])
+def test_a_column_against_a_wall_under_tilted_gravity_comes_to_rest(gravity, n):
+    """A column of touching balls (r 0.1) on the floor against the left wall, gravity tilted
+    towards that wall: the floor holds it up ball by ball, the wall holds its sideways
+    part. Over the second second and after, every speed under 1e-3 m/s, the kinetic
+    energy under 1e-6 J, no collision, no ball more than 1% of r into another."""
+    r = 0.1
+    w = World(gravity=gravity, bounds=(0.0, 0.0, 2.0, 6.0), restitution=0.5, wall_restitution=0.5)
+    for k in range(n):
+        w.add_body(Body(f"b{k}", 1.0, r, (r, r + 2 * r * k)))
+    for _ in range(int(round(1.0 / DT))):
+        w.step(DT)
+    w.collision_report = []
+    for _ in range(int(round(1.0 / DT))):
+        w.step(DT)
+        snap = w.snapshot()
+        assert np.linalg.norm(snap.velocities, axis=1).max() < 1e-3, w.time
+        assert snap.kinetic_energy < 1e-6, w.time
+        assert worst_overlap(snap.positions, np.full(n, r)) < 0.01 * r, w.time
+    assert w.collision_report == []
+
+
 # ---------------------------------------------------------------------------
 # A pyramid held by the walls
 # ---------------------------------------------------------------------------
