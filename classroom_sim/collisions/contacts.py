@@ -76,9 +76,10 @@ GROUND = 0
 AFLOAT = 1 << 40
 """The support level of a body that rests on nothing."""
 
-HELD_BY_WALL = math.sqrt(0.5)
+HELD_BY_WALL = math.sqrt(0.5) * (1.0 - 1e-9)
 """A body rests on a wall (support level `GROUND`) when its summed acceleration points into
-the wall within 45° of straight on (the wall holds up most of it). A column standing on
+the wall within 45° of straight on (the wall holds up most of it; at 45° exactly, give or
+take rounding, both walls of the corner do). A column standing on
 the floor against a side wall, under gravity tilted towards that wall, rests on the
 floor level by level; were the side wall its ground too, every ball would be on the
 ground, the levels would say nothing, and the column would keep a ghost speed."""
@@ -270,7 +271,7 @@ def _levels(b, first, second, nx, ny):
                 tail += 1
         t = second[k]
         if first[k] < 0 and level[t] != GROUND and \
-                b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k] < -HELD_BY_WALL * pull_of(b, t):
+                b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k] <= -HELD_BY_WALL * pull_of(b, t):
             level[t] = GROUND
             queue[tail] = t
             tail += 1

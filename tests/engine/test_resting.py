@@ -85,6 +85,23 @@ def test_a_column_against_a_wall_under_tilted_gravity_comes_to_rest(gravity, n):
     assert w.collision_report == []
 
 
+def test_a_column_in_a_corner_under_gravity_at_45_degrees_makes_no_impacts():
+    """Gravity (-5, -5), exactly between the floor and the left wall: both hold up a column
+    of eight balls in the corner; standing there, it logs no collision (rounding must not
+    leave it resting on neither, every ball afloat, every jiggle an impact)."""
+    r = 0.1
+    w = World(gravity=(-5.0, -5.0), bounds=(0.0, 0.0, 3.0, 3.0), restitution=0.5, wall_restitution=0.5)
+    for k in range(8):
+        w.add_body(Body(f"b{k}", 1.0, r, (r, r + 2 * r * k)))
+    for _ in range(int(round(2.0 / DT))):
+        w.step(DT)
+    w.collision_report = []
+    for _ in range(int(round(1.0 / DT))):
+        w.step(DT)
+    assert w.collision_report == []
+    assert w.degraded == {"contacts": 0, "passes": 0, "log": 0}
+
+
 # ---------------------------------------------------------------------------
 # A pyramid held by the walls
 # ---------------------------------------------------------------------------
