@@ -254,6 +254,32 @@ def contacts_now(b, pi, pj, bounds, span):
 
 
 @_jit
+def _both_ways(n, first, second):
+    """The pair contacts (first, second) of each of ``n`` bodies, both ways: body s touches
+    ``across[starts[s]:starts[s + 1]]``, by the contacts at ``place`` there, being their
+    first (``sign`` 1) or their second (-1). Walls (a first of -1) are left out."""
+    starts = np.zeros(n + 1, np.int64)
+    for k in range(len(first)):
+        if first[k] >= 0:
+            starts[first[k] + 1] += 1
+            starts[second[k] + 1] += 1
+    for i in range(n):
+        starts[i + 1] += starts[i]
+    fill = starts[:-1].copy()
+    across = np.empty(starts[n], np.int64)
+    sign = np.empty(starts[n])
+    place = np.empty(starts[n], np.int64)
+    for k in range(len(first)):
+        i, j = first[k], second[k]
+        if i >= 0:
+            across[fill[i]], sign[fill[i]], place[fill[i]] = j, 1.0, k
+            fill[i] += 1
+            across[fill[j]], sign[fill[j]], place[fill[j]] = i, -1.0, k
+            fill[j] += 1
+    return starts, across, sign, place
+
+
+@_jit
 def _levels(b, first, second, nx, ny):
     """Each body's support level: `GROUND` for a fixed body and one pressed into a wall,
     one above the lowest body it is pressed into (its summed acceleration points into
@@ -275,25 +301,7 @@ def _levels(b, first, second, nx, ny):
             level[t] = GROUND
             queue[tail] = t
             tail += 1
-    # the contacts of each body, both ways
-    starts = np.zeros(n + 1, np.int64)
-    for k in range(len(first)):
-        if first[k] >= 0:
-            starts[first[k] + 1] += 1
-            starts[second[k] + 1] += 1
-    for i in range(n):
-        starts[i + 1] += starts[i]
-    fill = starts[:-1].copy()
-    across = np.empty(starts[n], np.int64)
-    sign = np.empty(starts[n])
-    place = np.empty(starts[n], np.int64)
-    for k in range(len(first)):
-        i, j = first[k], second[k]
-        if i >= 0:
-            across[fill[i]], sign[fill[i]], place[fill[i]] = j, 1.0, k
-            fill[i] += 1
-            across[fill[j]], sign[fill[j]], place[fill[j]] = i, -1.0, k
-            fill[j] += 1
+    starts, across, sign, place = _both_ways(n, first, second)
     head = 0
     while head < tail:
         s = queue[head]
@@ -335,23 +343,8 @@ def _loaded(b, first, second, nx, ny):
                 tail += 1
     if tail == 0:
         return out
-    # pass the load on, through the touching movable bodies (each body's contacts, both ways)
-    starts = np.zeros(n + 1, np.int64)
-    for k in range(len(first)):
-        if first[k] >= 0:
-            starts[first[k] + 1] += 1
-            starts[second[k] + 1] += 1
-    for i in range(n):
-        starts[i + 1] += starts[i]
-    fill = starts[:-1].copy()
-    across = np.empty(starts[n], np.int64)
-    for k in range(len(first)):
-        i, j = first[k], second[k]
-        if i >= 0:
-            across[fill[i]] = j
-            fill[i] += 1
-            across[fill[j]] = i
-            fill[j] += 1
+    # pass the load on, through the touching movable bodies
+    starts, across, _, _ = _both_ways(n, first, second)
     head = 0
     while head < tail:
         s = todo[head]
