@@ -16,7 +16,7 @@
    before one of their bodies changed course, are passed over.
 5. When no contact is left within the step, every body is moved to its end: a
    body that touched nothing moves by exactly one integrator step.
-6. What touches at the end is settled (`contacts.settle`): resting contacts,
+6. What touches at the end is settled (`resting.settle`): resting contacts,
    overlaps that exist anyway, and the walls.
 
 Compiled without the GIL, so that other threads run while the physics thread steps.
@@ -38,7 +38,8 @@ from collections import namedtuple
 import numpy as np
 
 from .collisions import broad
-from .collisions.contacts import AFLOAT, collide, pair_resting_speed, settle, supports
+from .collisions.contacts import collide, pair_resting_speed
+from .collisions.resting import AFLOAT, settle, supports
 from .collisions.motion import Bodies, Log, Rules, move, path
 from .collisions.schedule import APPROACH, NONE, SQUARE, TOUCH, contact, grown, pop, push, queue
 from .collisions.walls import contain, hit_wall, settle_on_walls, wall_contact
@@ -140,7 +141,7 @@ def _too_far(px, py, vx, vy, ax, ay, reach, span):
 def _pair_time(b, i, j, t, rules, level, loaded):
     """When bodies i and j first touch after ``t`` within the step, closing in faster than
     a resting contact (`contacts.pair_resting_speed`), or `NONE`. Slower contacts, now
-    or later in the step, are left to the settling at the step's end (`contacts.settle`):
+    or later in the step, are left to the settling at the step's end (`resting.settle`):
     resolved one contact at a time, a body resting in the notch between two others would
     bounce between them at one instant, ever more slowly, without end."""
     c = rules.square
@@ -250,7 +251,8 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded,
         if o >= 0:
             hits[o] += 1
         if o >= 0:
-            changed, logged = collide(b, i, o, t, rules, log, logged, level, loaded)
+            held = level[i] != AFLOAT or level[o] != AFLOAT
+            changed, logged = collide(b, i, o, t, rules, log, logged, held, loaded[i] or loaded[o])
         else:
             changed = hit_wall(b, i, t, -1 - o, rules, loaded[i])
         if not changed:

@@ -6,8 +6,9 @@
 - `schedule`: the contact schedule, when two bodies or a body and a wall first
   touch (time of impact), and the queue of contacts in time order.
 - `contacts`: two bodies' collision (the one-dimensional formula in the frame
-  tilted to the line of centres), and settling what touches at a step's end:
-  resting contacts, supports, half-overlap separation.
+  tilted to the line of centres), and when a slow approach is a resting contact.
+- `resting`: settling what touches at a step's end: resting contacts, support
+  levels and loads, half-overlap separation.
 - `walls`: reaching a wall, bouncing off it, resting on it, and staying inside the box.
 
 Their loops are compiled by numba (see `compiled`), without the GIL, so that the
@@ -15,8 +16,8 @@ GUI thread keeps painting while the physics thread is inside one.
 """
 
 from .broad import candidate_pairs, merge_pairs, pairs_again, plan, where
-from .contacts import OVERLAP_TOLERANCE, SEPARATION_PASSES, VELOCITY_PASSES
 from .motion import Bodies, Log, Rules
+from .resting import OVERLAP_TOLERANCE, SEPARATION_PASSES, VELOCITY_PASSES
 from .schedule import METHODS, SQUARE
 
 __all__ = ["Bodies", "Log", "METHODS", "OVERLAP_TOLERANCE", "Rules", "SEPARATION_PASSES", "SQUARE",

@@ -1,4 +1,4 @@
-"""Body contacts: the collision of two bodies, and what touches at the end of a step.
+"""The collision of two bodies, and when an approach of theirs is a resting contact.
 
 A collision works in the frame tilted to the line of centres (SCENE_FORMAT.md,
 "Collisions"): the normal components of the two velocities follow the
@@ -9,80 +9,19 @@ Written with inverse masses, that is one impulse along the normal:
 
 (u the normal components, n from i to j; a fixed body has 1/m = 0).
 
-At the end of a step, `settle` deals with what touches then ("Resting
-contact"): bodies at rest on each other, and overlaps that exist anyway
-(placed, dragged or grown into each other). A contact that closes in faster
-than a resting one is an impact: it is left to the next step's schedule,
-which resolves impacts one by one (a cradle passes its velocity on).
-
-The contacts of a step's end are the pairs that touch, and those near enough to
-come to rest on each other within a step (their summed accelerations would
-close the gap in it): a ball in the notch between two others touches one of
-them and is a hair from the other, and both hold it.
-
-1. Velocities: the resting contacts (closing in no faster than what the two
-   bodies' summed accelerations add to their approach in one step, see
-   `pair_resting_speed`) stop closing in, those a
-   hair apart as well as those that touch (what pulls them together closes
-   that gap within the next step; let close in at the speed that would close
-   it, a body in a pile closed it, was pushed back by the separation below,
-   and closed it again, for ever, moving at a steady few mm/s):
-   projected Gauss-Seidel, each contact's push accumulated over the passes
-   and never negative, so that a body in the notch between two others comes
-   to rest instead of being kicked from one to the other. Walls are contacts
-   with a body of infinite mass.
-2. Supports: where the passes did not settle everything, the velocities are
-   solved again from the start, level by level from the ground up, so that a
-   stack comes to rest in one step instead of creeping there. A body rests on
-   a fixed body (level 0) when its summed acceleration presses it into it, and
-   on a wall (level 0) when it presses it into the wall within 45° of straight
-   on (`HELD_BY_WALL`); one pressed into a body of level L has level L + 1. The lower body
-   of a contact between levels stands firm (as a fixed body would).
-3. Positions: each overlapping pair, among all the pairs that may touch (a
-   push may press a body into one it did not touch), is pushed apart along the
-   line of centres, half the overlap each (a fixed body moves nothing, the
-   other the whole overlap; coincident centres part along +x), pass after pass
-   while some still overlap; walls put a pushed body back inside the box.
+Whether a slow approach is an impact or a resting contact (no bounce) is
+`pair_resting_speed`'s: the end of a step, where resting contacts are
+settled, is `resting`'s.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from ..compiled import jit as _jit, lent
 from .motion import move
-from .schedule import APPROACH, TOUCH
-from .walls import AT_WALL, box, contain, pull_of, resting_speed, wall_resting_speed
-
-VELOCITY_PASSES = 16
-"""Passes over the resting contacts of a step's end, for their velocities (and again for
-each level of the support pass)."""
-
-SEPARATION_PASSES = 16
-"""Passes over the overlapping pairs of a step's end, pushing them apart."""
-
-OVERLAP_TOLERANCE = 1e-12
-"""Relative to the sum of radii: a gap smaller than this counts as touching, not overlapping."""
-
-OVERLAP_LEFT = 0.01
-"""Relative to the smaller radius: an overlap larger than this left at the end of a step
-(more pressed bodies than its passes separate) is reported (`settle`)."""
-
-GROUND = 0
-"""The support level of a fixed body, and of one pressed into a wall."""
-
-AFLOAT = 1 << 40
-"""The support level of a body that rests on nothing."""
-
-HELD_BY_WALL = math.sqrt(0.5) * (1.0 - 1e-9)
-"""A body rests on a wall (support level `GROUND`) when its summed acceleration points into
-the wall within 45° of straight on (the wall holds up most of it; at 45° exactly, give or
-take rounding, both walls of the corner do). A column standing on
-the floor against a side wall, under gravity tilted towards that wall, rests on the
-floor level by level; were the side wall its ground too, every ball would be on the
-ground, the levels would say nothing, and the column would keep a ghost speed."""
+from .schedule import APPROACH
+from .walls import resting_speed
 
 
 @_jit(inline=True)
@@ -102,7 +41,7 @@ def pair_resting_speed(b, i, j, nx, ny, span, held, loaded):
     what their summed accelerations add to it in one step.
 
     - Where one of them is ``held`` up (it rests on something) and one of them carries
-      others (``loaded``, `_loaded`: another body is pressed into it, or it touches one
+      others (``loaded``, `resting._loaded`: another body is pressed into it, or it touches one
       that carries others), each one's own summed acceleration counts, whatever its
       direction: the load pressed on it from above may push it sideways.
     - Where one of them is ``held`` up (it rests on something) and neither carries
@@ -171,332 +110,12 @@ def respond(b, i, j, nx, ny, e, span, t, log, logged, held, loaded):
 
 
 @_jit(inline=True)
-def collide(b, i, j, t, rules, log, logged, level, loaded):
+def collide(b, i, j, t, rules, log, logged, held, loaded):
     """Move bodies i and j to ``t``, when they touch, and resolve their contact there
-    (``level``, ``loaded``: what rests on what as the step began, `supports`). Returns
-    whether they collided, and the log's count."""
+    (``held``, ``loaded``: whether one of them rested on something, or carried others, as
+    the step began; see `pair_resting_speed`). Returns whether they collided, and the
+    log's count."""
     move(b, i, t, rules.method)
     move(b, j, t, rules.method)
     nx, ny, _ = normal(b, i, j)
-    held = level[i] != AFLOAT or level[j] != AFLOAT
-    return respond(b, i, j, nx, ny, rules.e, rules.end - rules.start, t, log, logged, held, loaded[i] or loaded[j])
-
-
-# ---------------------------------------------------------------------------
-# The end of a step
-# ---------------------------------------------------------------------------
-
-@_jit(inline=True)
-def _within(b, i, span):
-    """How near (m) body ``i`` must come to something to rest on it within a step of
-    ``span``: as far as its summed acceleration carries it from rest in the step, twice
-    over (0 for ``span`` 0: touching)."""
-    return pull_of(b, i) * span * span
-
-
-@_jit
-def _touching(b, pi, pj, span):
-    """The places in (pi, pj) of the pairs that touch or overlap (or are within `_within`)."""
-    b = lent(b)  # (arguments: see `compiled.lent`)
-    out = np.empty(len(pi) + 1, np.int64)
-    m = 0
-    for k in range(len(pi)):
-        i, j = pi[k], pj[k]
-        dx = b.pos[j, 0] - b.pos[i, 0]
-        dy = b.pos[j, 1] - b.pos[i, 1]
-        lim = (b.radius[i] + b.radius[j]) * (1.0 + TOUCH)
-        if span > 0.0:
-            lim += _within(b, i, span) + _within(b, j, span)
-        out[m] = k
-        m += dx * dx + dy * dy <= lim * lim
-    return out[:m]
-
-
-@_jit
-def contacts_now(b, pi, pj, bounds, span):
-    """What touches now: the pairs among (pi, pj) that touch or overlap, and the walls
-    that their movable bodies touch; with ``span`` > 0, also what is near enough to come
-    to rest on within a step that long (`_within`). Each contact is (first, second, nx,
-    ny, gap), n the normal from the first to the second; a wall is a first of -1, its normal
-    pointing into the box; ``gap`` is how far apart they are (m, negative for an overlap)."""
-    b = lent(b)  # (arguments: see `compiled.lent`)
-    ks = _touching(b, pi, pj, span)
-    room = len(ks) + (8 * len(ks) if len(bounds) == 4 else 0)
-    first = np.empty(room, np.int64)
-    second = np.empty(room, np.int64)
-    nx = np.empty(room)
-    ny = np.empty(room)
-    gap = np.empty(room)
-    for m in range(len(ks)):
-        i, j = pi[ks[m]], pj[ks[m]]
-        first[m], second[m] = i, j
-        nx[m], ny[m], dist = normal(b, i, j)
-        gap[m] = dist - b.radius[i] - b.radius[j]
-    m = len(ks)
-    if len(bounds) == 4 and len(ks):
-        seen = np.zeros(b.pos.shape[0], np.bool_)
-        for q in range(2 * len(ks)):
-            i = first[q // 2] if q % 2 == 0 else second[q // 2]
-            if seen[i] or b.inv_mass[i] == 0.0:
-                continue
-            seen[i] = True
-            r = b.radius[i]
-            near = _within(b, i, span) if span > 0.0 else 0.0
-            for w in range(4):
-                k = w % 2
-                inward = 1.0 if w < 2 else -1.0
-                apart = inward * (b.pos[i, k] - bounds[w]) - r
-                if apart <= AT_WALL * (1.0 + abs(bounds[w])) + near:
-                    first[m], second[m], gap[m] = -1, i, apart
-                    nx[m], ny[m] = (inward, 0.0) if k == 0 else (0.0, inward)
-                    m += 1
-    return first[:m], second[:m], nx[:m], ny[:m], gap[:m]
-
-
-@_jit
-def _both_ways(n, first, second):
-    """The pair contacts (first, second) of each of ``n`` bodies, both ways: body s touches
-    ``across[starts[s]:starts[s + 1]]``, by the contacts at ``place`` there, being their
-    first (``sign`` 1) or their second (-1). Walls (a first of -1) are left out."""
-    starts = np.zeros(n + 1, np.int64)
-    for k in range(len(first)):
-        if first[k] >= 0:
-            starts[first[k] + 1] += 1
-            starts[second[k] + 1] += 1
-    for i in range(n):
-        starts[i + 1] += starts[i]
-    fill = starts[:-1].copy()
-    across = np.empty(starts[n], np.int64)
-    sign = np.empty(starts[n])
-    place = np.empty(starts[n], np.int64)
-    for k in range(len(first)):
-        i, j = first[k], second[k]
-        if i >= 0:
-            across[fill[i]], sign[fill[i]], place[fill[i]] = j, 1.0, k
-            fill[i] += 1
-            across[fill[j]], sign[fill[j]], place[fill[j]] = i, -1.0, k
-            fill[j] += 1
-    return starts, across, sign, place
-
-
-@_jit
-def _levels(b, first, second, nx, ny):
-    """Each body's support level: `GROUND` for a fixed body and one pressed into a wall,
-    one above the lowest body it is pressed into (its summed acceleration points into
-    it), `AFLOAT` for one that rests on nothing."""
-    b = lent(b)  # (arguments: see `compiled.lent`)
-    n = b.pos.shape[0]
-    level = np.full(n, AFLOAT, np.int64)
-    queue = np.empty(n, np.int64)
-    tail = 0
-    for k in range(len(first)):
-        for i in (first[k], second[k]):
-            if i >= 0 and b.inv_mass[i] == 0.0 and level[i] != GROUND:
-                level[i] = GROUND
-                queue[tail] = i
-                tail += 1
-        t = second[k]
-        if first[k] < 0 and level[t] != GROUND and \
-                b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k] <= -HELD_BY_WALL * pull_of(b, t):
-            level[t] = GROUND
-            queue[tail] = t
-            tail += 1
-    starts, across, sign, place = _both_ways(n, first, second)
-    head = 0
-    while head < tail:
-        s = queue[head]
-        head += 1
-        for q in range(starts[s], starts[s + 1]):
-            t = across[q]
-            if level[t] != AFLOAT:
-                continue
-            k = place[q]
-            # t rests on s if its own acceleration presses it towards s (along -n, n from s to t)
-            if (b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k]) * sign[q] < 0.0:
-                level[t] = level[s] + 1
-                queue[tail] = t
-                tail += 1
-    return level
-
-
-@_jit
-def _loaded(b, first, second, nx, ny):
-    """Which movable bodies carry others: one that a movable body touching it is pressed
-    into by its own summed acceleration, and every movable body touching one that carries
-    others (it passes the load on: a row pushed at one end carries it all along). A fixed
-    body carries nothing: whatever rests on it cannot move it."""
-    b = lent(b)  # (arguments: see `compiled.lent`)
-    n = b.pos.shape[0]
-    out = np.zeros(n, np.bool_)
-    todo = np.empty(n, np.int64)
-    tail = 0
-    for k in range(len(first)):
-        i, j = first[k], second[k]
-        if i < 0:
-            continue
-        along_i = b.pull[i, 0] * nx[k] + b.pull[i, 1] * ny[k]  # (n from i to j)
-        along_j = b.pull[j, 0] * nx[k] + b.pull[j, 1] * ny[k]
-        for x, pressed in ((j, b.inv_mass[i] > 0.0 and along_i > 0.0), (i, b.inv_mass[j] > 0.0 and along_j < 0.0)):
-            if pressed and b.inv_mass[x] > 0.0 and not out[x]:
-                out[x] = True
-                todo[tail] = x
-                tail += 1
-    if tail == 0:
-        return out
-    # pass the load on, through the touching movable bodies
-    starts, across, _, _ = _both_ways(n, first, second)
-    head = 0
-    while head < tail:
-        s = todo[head]
-        head += 1
-        for q in range(starts[s], starts[s + 1]):
-            t = across[q]
-            if not out[t] and b.inv_mass[t] > 0.0:
-                out[t] = True
-                todo[tail] = t
-                tail += 1
-    return out
-
-
-@_jit
-def supports(b, pi, pj, rules):
-    """Each body's support level (`_levels`) as a step begins, and which carry others
-    (`_loaded`), from what touches now or is near enough to come to rest on within the
-    step (`contacts_now`), among the pairs (pi, pj)."""
-    b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
-    first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, rules.end - rules.start)
-    if len(first) == 0:  # (most steps of a gas: nothing rests on anything)
-        return np.full(b.pos.shape[0], AFLOAT, np.int64), np.zeros(b.pos.shape[0], np.bool_)
-    return _levels(b, first, second, nx, ny), _loaded(b, first, second, nx, ny)
-
-
-@_jit
-def _solve(b, first, second, nx, ny, push, ks, level, passes):
-    """Projected Gauss-Seidel over the resting contacts ``ks``: each contact's accumulated
-    push (``push``, an impulse, never negative: contacts push, never pull) is changed
-    until the two bodies no longer close in along n, or the push is zero and they part. With ``level``, the lower
-    body of a contact between levels stands firm. Returns whether the last pass changed
-    no velocity by more than `APPROACH`."""
-    b = lent(b)  # (arguments: see `compiled.lent`)
-    for _ in range(passes):
-        most = 0.0
-        for k in ks:
-            i, j = first[k], second[k]
-            wi = b.inv_mass[i] if i >= 0 else 0.0
-            wj = b.inv_mass[j]
-            if len(level):
-                li = level[i] if i >= 0 else GROUND
-                if li < level[j]:
-                    wi = 0.0
-                elif level[j] < li:
-                    wj = 0.0
-            if wi + wj == 0.0:
-                continue
-            leaving = b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k]
-            if i >= 0:
-                leaving -= b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
-            change = max(push[k] - leaving / (wi + wj), 0.0) - push[k]
-            if change == 0.0:
-                continue
-            push[k] += change
-            if i >= 0:
-                b.vel[i, 0] -= change * wi * nx[k]
-                b.vel[i, 1] -= change * wi * ny[k]
-            b.vel[j, 0] += change * wj * nx[k]
-            b.vel[j, 1] += change * wj * ny[k]
-            most = max(most, abs(change) * (wi + wj))
-        if most <= APPROACH:
-            return True
-    return False
-
-
-@_jit
-def _rest(b, first, second, nx, ny, resting, level):
-    """The ``resting`` contacts stop closing in (``b.vel``; or accelerating into each other,
-    given the accelerations as ``vel``): projected Gauss-Seidel over all of them; where
-    that does not settle within its passes, level by level from the ground up, the
-    bodies below standing firm (``level``, found here if empty)."""
-    b = lent(b)  # (arguments: see `compiled.lent`)
-    m = len(first)
-    before = b.vel.copy()
-    if _solve(b, first, second, nx, ny, np.zeros(m), resting, np.empty(0, np.int64), VELOCITY_PASSES):
-        return
-    b.vel[:] = before  # (what the unfinished passes left would be carried up as if it were support)
-    if len(level) == 0:
-        level = _levels(b, first, second, nx, ny)
-    count = len(resting)
-    keys = np.empty(count, np.int64)
-    for q in range(count):
-        k = resting[q]
-        keys[q] = max(level[first[k]] if first[k] >= 0 else GROUND, level[second[k]])
-    order = resting[np.argsort(keys, kind="mergesort")]
-    keys = np.sort(keys)
-    push = np.zeros(m)
-    g = 0
-    while g < count:
-        h = g
-        while h < count and keys[h] == keys[g]:
-            h += 1
-        _solve(b, first, second, nx, ny, push, order[g:h], level, VELOCITY_PASSES)
-        g = h
-
-
-@_jit
-def settle(b, pi, pj, rules):
-    """What touches at the end of a step, among the pairs (pi, pj) in their order: see the
-    module's text. Returns whether overlaps of more than `OVERLAP_LEFT` were left for the
-    next step (too many pressed bodies for the passes)."""
-    b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
-    span = rules.end - rules.start
-    first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, span)
-    m = len(first)
-    # 1. velocities: the resting contacts stop closing in (an impact, closing in faster,
-    # is left to the next step's schedule, which resolves impacts one by one at s = 0)
-    resting = np.empty(m, np.int64)
-    count = 0
-    loaded = _loaded(b, first, second, nx, ny) if m else np.zeros(0, np.bool_)
-    for k in range(m):
-        i, j = first[k], second[k]
-        closing = -(b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k])
-        if i >= 0:
-            closing += b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
-            fast = pair_resting_speed(b, i, j, nx[k], ny[k], span, True, loaded[i] or loaded[j])
-        else:
-            fast = wall_resting_speed(b, j, nx[k], ny[k], span, loaded[j])
-        resting[count] = k
-        count += not closing > fast
-    resting = resting[:count]
-    if count:
-        _rest(b, first, second, nx, ny, resting, np.empty(0, np.int64))
-
-    # 2. positions: half the overlap each, over every pair that may touch (a push may
-    # press a body into one it did not touch before)
-    left_over = False
-    walls = len(rules.bounds) == 4
-    for p in range(SEPARATION_PASSES):
-        worst = 0.0
-        for k in range(len(pi)):
-            i, j = pi[k], pj[k]
-            ux, uy, dist = normal(b, i, j)
-            r = b.radius[i] + b.radius[j]
-            if not dist < r * (1.0 - OVERLAP_TOLERANCE):
-                continue
-            wi, wj = b.inv_mass[i], b.inv_mass[j]
-            if wi + wj == 0.0:
-                continue
-            share_i = 0.0 if wi == 0.0 else (1.0 if wj == 0.0 else 0.5)
-            gap = r - dist
-            b.pos[i, 0] -= share_i * gap * ux
-            b.pos[i, 1] -= share_i * gap * uy
-            b.pos[j, 0] += (1.0 - share_i) * gap * ux
-            b.pos[j, 1] += (1.0 - share_i) * gap * uy
-            if walls:
-                if wi > 0.0:
-                    contain(b, i, rules.bounds, rules.e_wall)
-                if wj > 0.0:
-                    contain(b, j, rules.bounds, rules.e_wall)
-            worst = max(worst, gap / min(b.radius[i], b.radius[j]))
-        if worst == 0.0:
-            break
-        left_over = worst > OVERLAP_LEFT and p == SEPARATION_PASSES - 1
-    return left_over
+    return respond(b, i, j, nx, ny, rules.e, rules.end - rules.start, t, log, logged, held, loaded)
