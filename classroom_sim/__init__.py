@@ -12,6 +12,7 @@ from .collision_log import COLUMNS as COLLISION_COLUMNS, Collision, CollisionLog
 from .recording import Recorder, Recording, read_csv
 from .cli import default_lesson, lesson_files
 from .commands import CommandError
+from .compiled import jit
 from .events import Answer, EventError, Measurement, Watch, answer_key, first_crossing, run_until
 from .energy import Energy, energy
 from .files import write_atomically
@@ -62,6 +63,7 @@ __all__ = [
     "dumps_scene",
     "energy",
     "first_crossing",
+    "jit",
     "lesson_files",
     "load_scene",
     "loads_scene",

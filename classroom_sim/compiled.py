@@ -40,7 +40,9 @@ def _module(path: Path, folder: Path) -> tuple:
 def compiled_sources(folder: Path = HERE) -> list:
     """The engine's modules whose code a compiled function may run: those that import
     ``compiled``, and every module of the package they import, transitively (with the
-    packages that hold them), in subpackages too."""
+    packages that hold them), in subpackages too. The package's own ``__init__`` only
+    hands names on (``jit`` among them, for the ui): it runs in no compiled function, and
+    what it imports counts only where a compiled module imports it too."""
     paths = {_module(path, folder): path for path in sorted(folder.rglob("*.py"))}
     imports = {}
     for name, path in paths.items():
@@ -54,7 +56,8 @@ def compiled_sources(folder: Path = HERE) -> list:
             found.add(target)
             found.update(target + (alias.name,) for alias in node.names)  # (a submodule, if one)
         imports[name] = {m[:k] for m in found if m in paths for k in range(1, len(m) + 1)} & set(paths)
-    todo = [name for name, names in imports.items() if ("compiled",) in names or name == ("compiled",)]
+    todo = [name for name, names in imports.items()
+            if name != () and (("compiled",) in names or name == ("compiled",))]
     needed = set()
     while todo:
         name = todo.pop()

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from classroom_sim.compiled import jit
+from classroom_sim import jit
 
 
 def argb(color: str | None, alpha: int = 255) -> int:

@@ -33,6 +33,10 @@ def test_the_compiled_sources_are_found_from_the_imports(tmp_path):
     found = [p.relative_to(tmp_path).as_posix() for p in compiled.compiled_sources(tmp_path)]
     assert found == ["compiled.py", "fast.py", "helper.py", "maths.py", "pkg/__init__.py", "pkg/deep.py",
                      "pkg/inner.py", "user.py"]
+    # the package's own __init__ hands ``jit`` on: what it imports besides is not compiled code
+    (tmp_path / "__init__.py").write_text("from .compiled import jit\nfrom .slow import y\nfrom . import texts\n")
+    (tmp_path / "texts.py").write_text("words = 1\n")
+    assert [p.relative_to(tmp_path).as_posix() for p in compiled.compiled_sources(tmp_path)] == found
 
 
 def _mode(path):
