@@ -218,3 +218,30 @@ def test_a_pile_of_a_hundred_balls_settles():
     snap = w.snapshot()
     assert float(np.linalg.norm(snap.velocities, axis=1).max()) < 1e-3
     assert snap.kinetic_energy < 1e-6
+
+
+# ---------------------------------------------------------------------------
+# Rows pressed along the floor
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("sideways", [2.0, -4.0])
+def test_a_row_pressed_along_the_floor_into_a_wall_stands_still(sideways):
+    """Twelve touching balls (r 0.1) in a row on the floor, gravity tilted along the row
+    towards a wall (``sideways`` m/s² along x, 9.6 down). Every ball rests on the floor;
+    along the row each presses into the next, the last into the wall, which holds the
+    whole row. At every step for 2 s, every speed under 1e-3 m/s and the kinetic energy
+    under 1e-6 J, no collision (the row must not keep a speed of its own, frozen on
+    screen)."""
+    r, n = 0.1, 12
+    w = World(gravity=(sideways, -9.6), bounds=(0.0, 0.0, 2 * r * n + 0.5, 3.0),
+              restitution=0.5, wall_restitution=0.5)
+    left = 0.0 if sideways < 0 else 0.5
+    for k in range(n):
+        w.add_body(Body(f"b{k}", 1.0, r, (left + r + 2 * r * k, r)))
+    w.collision_report = []
+    for _ in range(int(round(2.0 / DT))):
+        w.step(DT)
+        snap = w.snapshot()
+        assert np.linalg.norm(snap.velocities, axis=1).max() < 1e-3, w.time
+        assert snap.kinetic_energy < 1e-6, w.time
+    assert w.collision_report == []
