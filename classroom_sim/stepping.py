@@ -101,12 +101,17 @@ def _more(later, need):
 
 
 @_jit(inline=True)
-def _disc(b, i, t, end):
-    """The radius (m) of a disc about body ``i``'s position at ``t`` that holds its motion until ``end``."""
-    span = end - t
+def _disc(b, i, t, rules):
+    """The radius (m) of a disc about body ``i``'s position at ``t`` that holds its motion until
+    the step's end, and the reach within which the settling there looks for what it may come
+    to rest on (`resting._within`, by its summed acceleration: a wall may hold part of what
+    moves it)."""
+    span = rules.end - t
+    step = rules.end - rules.start
     speed = math.sqrt(b.vel[i, 0] * b.vel[i, 0] + b.vel[i, 1] * b.vel[i, 1])
     pull = abs(b.acc[i, 0]) + abs(b.acc[i, 1])  # at least |a|, without a square root
-    return b.radius[i] * (1.0 + DISC_SLOP) + speed * span + 0.5 * pull * span * span
+    within = (abs(b.pull[i, 0]) + abs(b.pull[i, 1])) * step * step
+    return b.radius[i] * (1.0 + DISC_SLOP) + speed * span + 0.5 * pull * span * span + within
 
 
 @_jit(inline=True)
@@ -265,7 +270,7 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded,
                 flags |= CUT_EVENTS  # its contacts from here on are left to the settling
                 continue
             # Keep the disc holding the body's motion: if it left it, draw it anew and find its neighbours.
-            e = _disc(b, x, t, end)
+            e = _disc(b, x, t, rules)
             dx = b.pos[x, 0] - centre[x, 0]
             dy = b.pos[x, 1] - centre[x, 1]
             if math.sqrt(dx * dx + dy * dy) + e > extent[x]:
@@ -321,7 +326,7 @@ def advance(b, rules, log, owners):
     centre = b.pos.copy()
     extent = np.empty(n)
     for i in range(n):
-        extent[i] = b.radius[i] + (_disc(b, i, t0, end) - b.radius[i]) * DISC_MARGIN
+        extent[i] = b.radius[i] + (_disc(b, i, t0, rules) - b.radius[i]) * DISC_MARGIN
     # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
     pi, pj, _, grid, loose, biggest = broad.plan(centre, extent, fixed)
     level, loaded = supports(b, pi, pj, rules)  # what rests on what, held up by it

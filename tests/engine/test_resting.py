@@ -224,6 +224,25 @@ def test_a_pile_of_a_hundred_balls_settles():
 # Rows pressed along the floor
 # ---------------------------------------------------------------------------
 
+@pytest.mark.parametrize("gap", [1e-4, 3e-4])
+def test_a_ball_pressed_along_the_floor_towards_one_a_hair_away_is_held_at_its_gap(gap):
+    """Gravity (2, -9.6): the floor holds up the -9.6, the 2 presses ball A along the floor
+    towards B, which stands against the right wall, ``gap`` away (within what A's summed
+    acceleration carries it in a step, twice over: |g| dt² = 1.7e-4 m each). The settling
+    at the step's end holds A at its gap, as if it touched: after one step at 1/240 s A
+    is at rest (and not 2 dt = 8.3e-3 m/s towards B), the gap closed only by the step's
+    travel, 2 dt²/2 (the floor holds the rest)."""
+    dt = 1 / 240
+    w = World(gravity=(2.0, -9.6), bounds=(0.0, 0.0, 1.0, 1.0), restitution=0.5, wall_restitution=0.5)
+    w.add_body(Body("A", 1.0, 0.1, (0.7 - gap, 0.1)))
+    w.add_body(Body("B", 1.0, 0.1, (0.9, 0.1)))
+    w.step(dt)
+    snap = w.snapshot()
+    assert np.abs(snap.velocities).max() < 1e-9
+    travel = 0.5 * 2.0 * dt * dt
+    assert snap.positions[1, 0] - snap.positions[0, 0] - 0.2 == pytest.approx(gap - travel, abs=1e-12)
+
+
 @pytest.mark.parametrize("sideways", [2.0, -4.0])
 def test_a_row_pressed_along_the_floor_into_a_wall_stands_still(sideways):
     """Twelve touching balls (r 0.1) in a row on the floor, gravity tilted along the row
