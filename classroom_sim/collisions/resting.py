@@ -11,9 +11,13 @@ come to rest on each other within a step (their summed accelerations would
 close the gap in it): a ball in the notch between two others touches one of
 them and is a hair from the other, and both hold it.
 
-1. Velocities: the resting contacts (closing in no faster than what the two
-   bodies' summed accelerations add to their approach in one step, see
-   `contacts.pair_resting_speed`) stop closing in, those a
+1. Velocities: the resting contacts stop closing in: those closing in no faster
+   than what the two bodies' summed accelerations add to their approach in two
+   steps (`contacts.pair_resting_speed`, twice over: the step's schedule left a
+   contact to the settling here if it touched no faster than one step's worth, at
+   any instant of the step, and the pull adds up to one more by its end; judged
+   by one step, such a contact became an impact, bounced, was pressed back, and a
+   pile leaning on a wall kept bouncing, 500 impacts a second), those a
    hair apart as well as those that touch (what pulls them together closes
    that gap within the next step; let close in at the speed that would close
    it, a body in a pile closed it, was pushed back by the separation below,
@@ -362,7 +366,7 @@ def settle(b, pi, pj, rules):
         closing = -(b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k])
         if i >= 0:
             closing += b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
-            fast = pair_resting_speed(b, i, j, nx[k], ny[k], span, True, loaded[i] or loaded[j])
+            fast = 2.0 * pair_resting_speed(b, i, j, nx[k], ny[k], span, True, loaded[i] or loaded[j])
         else:
             fast = wall_resting_speed(b, j, nx[k], ny[k], span, loaded[j])
         resting[count] = k
