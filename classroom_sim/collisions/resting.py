@@ -96,6 +96,11 @@ def _within(b, i, span):
 def _touching(b, pi, pj, span):
     """The places in (pi, pj) of the pairs that touch or overlap (or are within `_within`)."""
     b = lent(b)  # (arguments: see `compiled.lent`)
+    n = b.pos.shape[0]
+    near = np.zeros(n)  # each body's `_within`, worked out once rather than once a pair
+    if span > 0.0:
+        for i in range(n):
+            near[i] = _within(b, i, span)
     out = np.empty(len(pi) + 1, np.int64)
     m = 0
     for k in range(len(pi)):
@@ -104,7 +109,7 @@ def _touching(b, pi, pj, span):
         dy = b.pos[j, 1] - b.pos[i, 1]
         lim = (b.radius[i] + b.radius[j]) * (1.0 + TOUCH)
         if span > 0.0:
-            lim += _within(b, i, span) + _within(b, j, span)
+            lim += near[i] + near[j]
         out[m] = k
         m += dx * dx + dy * dy <= lim * lim
     return out[:m]
@@ -383,8 +388,12 @@ def settle(b, pi, pj, rules):
         worst = 0.0
         for k in range(len(pi)):
             i, j = pi[k], pj[k]
-            ux, uy, dist = normal(b, i, j)
             r = b.radius[i] + b.radius[j]
+            dx = b.pos[j, 0] - b.pos[i, 0]
+            dy = b.pos[j, 1] - b.pos[i, 1]
+            if dx * dx + dy * dy > r * r:  # (most pairs: apart, said without a square root)
+                continue
+            ux, uy, dist = normal(b, i, j)
             if not dist < r * (1.0 - OVERLAP_TOLERANCE):
                 continue
             wi, wj = b.inv_mass[i], b.inv_mass[j]
