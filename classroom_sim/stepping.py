@@ -329,7 +329,7 @@ def advance(b, rules, log, owners):
         extent[i] = b.radius[i] + (_disc(b, i, t0, rules) - b.radius[i]) * DISC_MARGIN
     # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
     pi, pj, _, grid, loose, biggest = broad.plan(centre, extent, fixed)
-    level, loaded = supports(b, pi, pj, rules)  # what rests on what, held up by it
+    level, loaded, touching = supports(b, pi, pj, rules)  # what rests on what, held up by it
     # each body's neighbours: those of the plan (first, other), and those found later (a list each)
     first = np.zeros(n + 1, np.int64)
     for k in range(len(pi)):
@@ -375,7 +375,7 @@ def advance(b, rules, log, owners):
     if extra:  # (never among the plan's: `_meet`; after them, in the order found)
         pi = np.concatenate((pi, later.first[:extra]))
         pj = np.concatenate((pj, later.second[:extra]))
-    left_over = settle(b, pi, pj, rules)
+    left_over = settle(b, pi, pj, rules, touching)
     if left_over:
         flags |= CUT_PASSES
     if walls:

@@ -12,12 +12,15 @@ close the gap in it): a ball in the notch between two others touches one of
 them and is a hair from the other, and both hold it.
 
 1. Velocities: the resting contacts stop closing in: those closing in no faster
-   than what the two bodies' summed accelerations add to their approach in two
-   steps (`contacts.pair_resting_speed`, twice over: the step's schedule left a
-   contact to the settling here if it touched no faster than one step's worth, at
-   any instant of the step, and the pull adds up to one more by its end; judged
-   by one step, such a contact became an impact, bounced, was pressed back, and a
-   pile leaning on a wall kept bouncing, 500 impacts a second), those a
+   than what the two bodies' summed accelerations add to their approach in one step
+   (`contacts.pair_resting_speed`), and in two steps if they may have touched within
+   the step: they touch or overlap now, or both touched something as it began (the
+   step's schedule left a contact to the settling here if it touched no faster than
+   one step's worth, at any instant of the step, and the pull adds up to one more by
+   its end; judged by one step, such a contact became an impact, bounced, was
+   pressed back, and a pile leaning on a wall kept bouncing, 500 impacts a second;
+   judged by two, a ball dropped onto another from 1 to 2 mm arrived a hair apart
+   at a step's end and stopped dead instead of bouncing), those a
    hair apart as well as those that touch (what pulls them together closes
    that gap within the next step; let close in at the speed that would close
    it, a body in a pile closed it, was pushed back by the separation below,
@@ -263,14 +266,20 @@ def _loaded(b, first, second, nx, ny):
 
 @_jit
 def supports(b, pi, pj, rules):
-    """Each body's support level (`_levels`) as a step begins, and which carry others
-    (`_loaded`), from what touches now or is near enough to come to rest on within the
-    step (`contacts_now`), among the pairs (pi, pj)."""
+    """Each body's support level (`_levels`) as a step begins, which carry others
+    (`_loaded`), and which touch anything (a body or a wall), from what touches now or is
+    near enough to come to rest on within the step (`contacts_now`), among the pairs (pi, pj)."""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
+    n = b.pos.shape[0]
     first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, rules.end - rules.start)
+    touching = np.zeros(n, np.bool_)
     if len(first) == 0:  # (most steps of a gas: nothing rests on anything)
-        return np.full(b.pos.shape[0], AFLOAT, np.int64), np.zeros(b.pos.shape[0], np.bool_)
-    return _levels(b, first, second, nx, ny), _loaded(b, first, second, nx, ny)
+        return np.full(n, AFLOAT, np.int64), np.zeros(n, np.bool_), touching
+    for k in range(len(first)):
+        if first[k] >= 0:
+            touching[first[k]] = True
+        touching[second[k]] = True
+    return _levels(b, first, second, nx, ny), _loaded(b, first, second, nx, ny), touching
 
 
 @_jit
@@ -353,13 +362,13 @@ def _rest(b, first, second, nx, ny, resting, level):
 
 
 @_jit
-def settle(b, pi, pj, rules):
+def settle(b, pi, pj, rules, touching):
     """What touches at the end of a step, among the pairs (pi, pj) in their order: see the
     module's text. Returns whether overlaps of more than `OVERLAP_LEFT` were left for the
     next step (too many pressed bodies for the passes)."""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     span = rules.end - rules.start
-    first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, span)
+    first, second, nx, ny, gap = contacts_now(b, pi, pj, rules.bounds, span)
     m = len(first)
     # 1. velocities: the resting contacts stop closing in (an impact, closing in faster,
     # is left to the next step's schedule, which resolves impacts one by one at s = 0)
@@ -371,7 +380,9 @@ def settle(b, pi, pj, rules):
         closing = -(b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k])
         if i >= 0:
             closing += b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
-            fast = 2.0 * pair_resting_speed(b, i, j, nx[k], ny[k], span, True, loaded[i] or loaded[j])
+            fast = pair_resting_speed(b, i, j, nx[k], ny[k], span, True, loaded[i] or loaded[j])
+            if gap[k] <= TOUCH * (b.radius[i] + b.radius[j]) or (touching[i] and touching[j]):
+                fast *= 2.0  # (it may have touched within the step: see the module's text)
         else:
             fast = wall_resting_speed(b, j, nx[k], ny[k], span, loaded[j])
         resting[count] = k

@@ -220,7 +220,7 @@ def test_a_pile_of_a_hundred_balls_settles():
     assert snap.kinetic_energy < 1e-6
 
 
-@pytest.mark.parametrize("sideways, width", [(2.0, 2.1), (4.0, 2.2), (-1.0, 2.1), (0.5, 2.2)])
+@pytest.mark.parametrize("sideways, width", [(2.0, 2.1), (4.0, 2.1), (-1.0, 2.1), (0.5, 2.2)])
 def test_a_pile_of_a_hundred_balls_settles_under_tilted_gravity(sideways, width):
     """Gravity of 9.81 m/s² tilted sideways (``sideways`` m/s² along x), the box a little
     wider than ten balls: the pile leans on a wall and its rows are pressed along the
@@ -278,3 +278,46 @@ def test_a_row_pressed_along_the_floor_into_a_wall_stands_still(sideways):
         assert np.linalg.norm(snap.velocities, axis=1).max() < 1e-3, w.time
         assert snap.kinetic_energy < 1e-6, w.time
     assert w.collision_report == []
+
+
+# ---------------------------------------------------------------------------
+# Slow impacts near a support, and in free fall
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("v", [0.14, 0.2])
+def test_a_ball_dropped_onto_a_ball_on_the_floor_bounces_back_up(v):
+    """A ball (r 0.05, 1 kg) dropped from h = v²/2g onto one at rest on the floor, e = 1,
+    arrives at ``v`` (3.4 and 4.9 times g dt at 1/240 s): an impact. The two exchange
+    velocities, the lower one bounces off the floor and back, and the top ball leaves as
+    fast as it came: it rises back to within 10% of h (a step's end may fall anywhere in
+    the flight: the highest position seen is at most g dt²/8 short of the top)."""
+    r = 0.05
+    h = v * v / (2 * G)
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2.0, 2.0), restitution=1.0, wall_restitution=1.0)
+    w.add_body(Body("low", 1.0, r, (1.0, r)))
+    w.add_body(Body("top", 1.0, r, (1.0, 3 * r + h)))
+    hit = math.sqrt(2 * h / G)
+    apex = 0.0
+    while w.time < hit + 2 * v / G + 0.02:
+        w.step(DT)
+        if w.time > hit + DT:
+            apex = max(apex, w.snapshot().positions[1, 1])
+    assert apex - 3 * r > 0.9 * h
+
+
+@pytest.mark.parametrize("e", [1.0, 0.5])
+@pytest.mark.parametrize("u", [0.1, 0.15])
+def test_two_balls_in_free_fall_meet_as_an_impact(e, u):
+    """Two balls (r 0.05, 1 kg) falling freely, one above the other, 1 mm apart and closing
+    at ``u``: gravity adds nothing to their approach, so they meet as an impact. One
+    collision; afterwards they part at e u (the 1D formula), to 1e-9 m/s."""
+    r = 0.05
+    w = World(gravity=(0.0, -G), restitution=e)
+    w.add_body(Body("low", 1.0, r, (0.0, 0.0), (0.0, u / 2)))
+    w.add_body(Body("up", 1.0, r, (0.0, 2 * r + 1e-3), (0.0, -u / 2)))
+    w.collision_report = []
+    while w.time < 1e-3 / u + 0.02:
+        w.step(DT)
+    vel = w.snapshot().velocities
+    assert len(w.collision_report) == 1
+    assert (vel[1, 1] - vel[0, 1]) / u == pytest.approx(e, abs=1e-9)
