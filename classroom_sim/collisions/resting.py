@@ -37,9 +37,11 @@ them and is a hair from the other, and both hold it.
    on (`HELD_BY_WALL`); one pressed into a body of level L has level L + 1. The lower body
    of a contact between levels stands firm (as a fixed body would), and so does, between
    two of one level, the one that the other is pressed into while not pressed into it
-   itself: a row on the floor pressed along it into a wall by tilted gravity (every
-   ball on level 0) stops ball by ball from the wall, where passes over a row of equals
-   left it a speed of its own (3.6 cm/s for twelve balls).
+   itself, if something holds it sideways (`_held_sideways`: the bodies it rests on, or a
+   wall at the end of its row): a row on the floor pressed along it into a wall by tilted
+   gravity (every ball on level 0) stops ball by ball from the wall, where passes over a
+   row of equals left it a speed of its own (3.6 cm/s for twelve balls); a row sliding
+   freely along the floor is a row of equals, and keeps its momentum.
 3. Positions: each overlapping pair, among all the pairs that may touch (a
    push may press a body into one it did not touch), is pushed apart along the
    line of centres, half the overlap each (a fixed body moves nothing, the
@@ -226,6 +228,48 @@ def _levels(b, first, second, nx, ny):
 
 
 @_jit
+def _sideways(b, first, second, nx, ny, level):
+    """Among bodies of one support level, how far each is from what holds it sideways: 0
+    for a fixed body and for one pressed into a wall that does not hold it up (its side,
+    not its ground: see `HELD_BY_WALL`), one more than a body of its level that it is
+    pressed into, `AFLOAT` for one that nothing holds so (a row sliding freely along the
+    floor)."""
+    b = lent(b)  # (arguments: see `compiled.lent`)
+    n = b.pos.shape[0]
+    side = np.full(n, AFLOAT, np.int64)
+    queue = np.empty(n, np.int64)
+    tail = 0
+    for k in range(len(first)):
+        for i in (first[k], second[k]):
+            if i >= 0 and b.inv_mass[i] == 0.0 and side[i] != GROUND:
+                side[i] = GROUND
+                queue[tail] = i
+                tail += 1
+        t = second[k]
+        if first[k] < 0 and side[t] != GROUND:
+            into = b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k]
+            if -HELD_BY_WALL * pull_of(b, t) < into < 0.0:
+                side[t] = GROUND
+                queue[tail] = t
+                tail += 1
+    starts, across, sign, place = _both_ways(n, first, second)
+    head = 0
+    while head < tail:
+        s = queue[head]
+        head += 1
+        for q in range(starts[s], starts[s + 1]):
+            t = across[q]
+            if side[t] != AFLOAT or level[t] != level[s] or b.inv_mass[t] == 0.0:
+                continue
+            k = place[q]
+            if (b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k]) * sign[q] < 0.0:  # (as in `_levels`)
+                side[t] = side[s] + 1
+                queue[tail] = t
+                tail += 1
+    return side
+
+
+@_jit
 def _loaded(b, first, second, nx, ny):
     """Which movable bodies carry others: one that a movable body touching it is pressed
     into by its own summed acceleration, and every movable body touching one that carries
@@ -282,13 +326,22 @@ def supports(b, pi, pj, rules):
     return _levels(b, first, second, nx, ny), _loaded(b, first, second, nx, ny), touching
 
 
+@_jit(inline=True)
+def _held_sideways(level, side, i):
+    """Whether something holds body ``i`` against what presses it sideways: the lower bodies
+    it rests on (level 1 and up), or a wall or a fixed body at the end of a row of its level
+    pressed into one another (`_sideways`). A row on the floor sliding freely is not held."""
+    return (level[i] != GROUND and level[i] != AFLOAT) or side[i] != AFLOAT
+
+
 @_jit
-def _solve(b, first, second, nx, ny, push, ks, level, passes):
+def _solve(b, first, second, nx, ny, push, ks, level, side, passes):
     """Projected Gauss-Seidel over the resting contacts ``ks``: each contact's accumulated
     push (``push``, an impulse, never negative: contacts push, never pull) is changed
     until the two bodies no longer close in along n, or the push is zero and they part. With ``level``, the lower
     body of a contact between levels stands firm, and between two of one level, the one
-    that only the other is pressed into. Returns whether the last pass changed
+    that only the other is pressed into, if something holds it sideways (``side``:
+    `_sideways`). Returns whether the last pass changed
     no velocity by more than `APPROACH`."""
     b = lent(b)  # (arguments: see `compiled.lent`)
     for _ in range(passes):
@@ -306,9 +359,9 @@ def _solve(b, first, second, nx, ny, push, ks, level, passes):
                 elif i >= 0:
                     into_i = b.pull[j, 0] * nx[k] + b.pull[j, 1] * ny[k] < 0.0
                     into_j = b.pull[i, 0] * nx[k] + b.pull[i, 1] * ny[k] > 0.0
-                    if into_i and not into_j:
+                    if into_i and not into_j and _held_sideways(level, side, i):
                         wi = 0.0
-                    elif into_j and not into_i:
+                    elif into_j and not into_i and _held_sideways(level, side, j):
                         wj = 0.0
             if wi + wj == 0.0:
                 continue
@@ -339,11 +392,13 @@ def _rest(b, first, second, nx, ny, resting, level):
     b = lent(b)  # (arguments: see `compiled.lent`)
     m = len(first)
     before = b.vel.copy()
-    if _solve(b, first, second, nx, ny, np.zeros(m), resting, np.empty(0, np.int64), VELOCITY_PASSES):
+    if _solve(b, first, second, nx, ny, np.zeros(m), resting, np.empty(0, np.int64), np.empty(0, np.int64),
+              VELOCITY_PASSES):
         return
     b.vel[:] = before  # (what the unfinished passes left would be carried up as if it were support)
     if len(level) == 0:
         level = _levels(b, first, second, nx, ny)
+    side = _sideways(b, first, second, nx, ny, level)
     count = len(resting)
     keys = np.empty(count, np.int64)
     for q in range(count):
@@ -357,7 +412,7 @@ def _rest(b, first, second, nx, ny, resting, level):
         h = g
         while h < count and keys[h] == keys[g]:
             h += 1
-        _solve(b, first, second, nx, ny, push, order[g:h], level, VELOCITY_PASSES)
+        _solve(b, first, second, nx, ny, push, order[g:h], level, side, VELOCITY_PASSES)
         g = h
 
 

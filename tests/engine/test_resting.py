@@ -280,6 +280,22 @@ def test_a_row_pressed_along_the_floor_into_a_wall_stands_still(sideways):
     assert w.collision_report == []
 
 
+@pytest.mark.parametrize("n, extra", [(6, 0.01), (12, 0.03)])
+def test_a_row_sliding_freely_along_the_floor_keeps_its_momentum(n, extra):
+    """Gravity (2, -9.6): a row of ``n`` touching balls (r 0.05, 1 kg) slides along the floor,
+    far from the walls, the last one ``extra`` m/s faster than the rest. Nothing holds the
+    row sideways, so after 0.5 s its momentum along x is what the pull gave it, n m 2 t,
+    plus the extra, exactly (the contacts along the row push both ways)."""
+    r = 0.05
+    w = World(gravity=(2.0, -9.6), bounds=(0.0, 0.0, 10.0, 1.0), restitution=1.0, wall_restitution=1.0)
+    for k in range(n):
+        w.add_body(Body(f"b{k}", 1.0, r, (1.0 + 2 * r * k, r), (extra if k == 0 else 0.0, 0.0)))
+    for _ in range(120):
+        w.step(DT)
+    snap = w.snapshot()
+    assert snap.positions[:, 0].max() < 10.0 - r - 0.1  # (still clear of the wall)
+    assert snap.velocities[:, 0].sum() == pytest.approx(extra + n * 2.0 * w.time, abs=1e-9)
+
 # ---------------------------------------------------------------------------
 # Slow impacts near a support, and in free fall
 # ---------------------------------------------------------------------------
