@@ -14,7 +14,8 @@ them and is a hair from the other, and both hold it.
 1. Velocities: the resting contacts stop closing in: those closing in no faster
    than what the two bodies' summed accelerations add to their approach in one step
    (`contacts.pair_resting_speed`), and in two steps if they may have touched within
-   the step: they touch or overlap now, or both touched something as it began (the
+   the step: they touch or overlap now, or both touched something (or were a hair
+   from it, within `_within`) as it began (the
    step's schedule left a contact to the settling here if it touched no faster than
    one step's worth, at any instant of the step, and the pull adds up to one more by
    its end; judged by one step, such a contact became an impact, bounced, was
@@ -311,8 +312,9 @@ def _loaded(b, first, second, nx, ny):
 @_jit
 def supports(b, pi, pj, rules):
     """Each body's support level (`_levels`) as a step begins, which carry others
-    (`_loaded`), and which touch anything (a body or a wall), from what touches now or is
-    near enough to come to rest on within the step (`contacts_now`), among the pairs (pi, pj)."""
+    (`_loaded`), and which touch anything (a body or a wall), all from what touches now or
+    is near enough to come to rest on within the step (`contacts_now`), among the pairs
+    (pi, pj)."""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     n = b.pos.shape[0]
     first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, rules.end - rules.start)
