@@ -189,27 +189,32 @@ def _both_ways(n, first, second):
 
 
 @_jit
-def _levels(b, first, second, nx, ny):
-    """Each body's support level: `GROUND` for a fixed body and one pressed into a wall,
-    one above the lowest body it is pressed into (its summed acceleration points into
-    it), `AFLOAT` for one that rests on nothing."""
+def _chains(b, first, second, nx, ny, level):
+    """How many bodies, each pressed into the next (its summed acceleration points into it),
+    stand between each body and what holds it: `GROUND` for a fixed body and for one pressed
+    into a wall, `AFLOAT` where no such chain reaches it. With ``level`` empty, what holds
+    is the ground (a wall that holds a body up: `HELD_BY_WALL`); otherwise (`_sideways`)
+    a wall that a body is pressed into but not held up by, and a chain keeps to one level."""
     b = lent(b)  # (arguments: see `compiled.lent`)
     n = b.pos.shape[0]
-    level = np.full(n, AFLOAT, np.int64)
+    sideways = len(level) > 0
+    out = np.full(n, AFLOAT, np.int64)
     queue = np.empty(n, np.int64)
     tail = 0
     for k in range(len(first)):
         for i in (first[k], second[k]):
-            if i >= 0 and b.inv_mass[i] == 0.0 and level[i] != GROUND:
-                level[i] = GROUND
+            if i >= 0 and b.inv_mass[i] == 0.0 and out[i] != GROUND:
+                out[i] = GROUND
                 queue[tail] = i
                 tail += 1
         t = second[k]
-        if first[k] < 0 and level[t] != GROUND and \
-                b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k] <= -HELD_BY_WALL * pull_of(b, t):
-            level[t] = GROUND
-            queue[tail] = t
-            tail += 1
+        if first[k] < 0 and out[t] != GROUND:
+            into = b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k]
+            held = into <= -HELD_BY_WALL * pull_of(b, t)
+            if (not sideways and held) or (sideways and not held and into < 0.0):
+                out[t] = GROUND
+                queue[tail] = t
+                tail += 1
     starts, across, sign, place = _both_ways(n, first, second)
     head = 0
     while head < tail:
@@ -217,15 +222,23 @@ def _levels(b, first, second, nx, ny):
         head += 1
         for q in range(starts[s], starts[s + 1]):
             t = across[q]
-            if level[t] != AFLOAT:
+            if out[t] != AFLOAT or (sideways and level[t] != level[s]):
                 continue
             k = place[q]
-            # t rests on s if its own acceleration presses it towards s (along -n, n from s to t)
+            # t is pressed into s if its own acceleration points towards s (along -n, n from s to t)
             if (b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k]) * sign[q] < 0.0:
-                level[t] = level[s] + 1
+                out[t] = out[s] + 1
                 queue[tail] = t
                 tail += 1
-    return level
+    return out
+
+
+@_jit
+def _levels(b, first, second, nx, ny):
+    """Each body's support level: `GROUND` for a fixed body and one pressed into a wall,
+    one above the lowest body it is pressed into (its summed acceleration points into
+    it), `AFLOAT` for one that rests on nothing."""
+    return _chains(b, first, second, nx, ny, np.empty(0, np.int64))
 
 
 @_jit
@@ -235,39 +248,7 @@ def _sideways(b, first, second, nx, ny, level):
     not its ground: see `HELD_BY_WALL`), one more than a body of its level that it is
     pressed into, `AFLOAT` for one that nothing holds so (a row sliding freely along the
     floor)."""
-    b = lent(b)  # (arguments: see `compiled.lent`)
-    n = b.pos.shape[0]
-    side = np.full(n, AFLOAT, np.int64)
-    queue = np.empty(n, np.int64)
-    tail = 0
-    for k in range(len(first)):
-        for i in (first[k], second[k]):
-            if i >= 0 and b.inv_mass[i] == 0.0 and side[i] != GROUND:
-                side[i] = GROUND
-                queue[tail] = i
-                tail += 1
-        t = second[k]
-        if first[k] < 0 and side[t] != GROUND:
-            into = b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k]
-            if -HELD_BY_WALL * pull_of(b, t) < into < 0.0:
-                side[t] = GROUND
-                queue[tail] = t
-                tail += 1
-    starts, across, sign, place = _both_ways(n, first, second)
-    head = 0
-    while head < tail:
-        s = queue[head]
-        head += 1
-        for q in range(starts[s], starts[s + 1]):
-            t = across[q]
-            if side[t] != AFLOAT or level[t] != level[s] or b.inv_mass[t] == 0.0:
-                continue
-            k = place[q]
-            if (b.pull[t, 0] * nx[k] + b.pull[t, 1] * ny[k]) * sign[q] < 0.0:  # (as in `_levels`)
-                side[t] = side[s] + 1
-                queue[tail] = t
-                tail += 1
-    return side
+    return _chains(b, first, second, nx, ny, level)
 
 
 @_jit
