@@ -1,0 +1,98 @@
+"""Measure: how many piles come to rest (SCENE_FORMAT, "Resting contact").
+
+100 balls (r 0.1 m, 1 kg, restitution 0.5 with each other and the walls) are dropped
+from a loose grid, as the engine's pile test drops them, into boxes of several widths,
+under gravity of 9.81 m/s² tilted sideways by several pulls (a student tilting gravity),
+from several jitters of the grid (seeds). After ``--seconds`` (20 by default), a pile is:
+
+- at rest: every speed under 1e-3 m/s and the kinetic energy under 1e-6 J;
+- bouncing: bodies still collided in the last second;
+- a ghost: no collision, but speeds or energy over those limits (the pile stands still
+  on screen while the engine reports it moving).
+
+Prints one line a pile and the three counts. Each pile is chaotic (a change in the
+order in which contacts are taken moves single piles either way): compare counts over
+many piles, not single piles.
+
+    python -m bench.piles [--seconds S] [--seeds 5 6 7 8]
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from classroom_sim import Body, World
+
+DT = 1.0 / 240.0
+G = 9.81
+WIDTHS = (2.0, 2.05, 2.1, 2.2, 2.33, 2.5)
+SIDEWAYS = (0.0, 0.5, 2.0, -1.0, 4.0)
+SEEDS = (5, 6, 7, 8)
+SPEED_AT_REST = 1e-3
+ENERGY_AT_REST = 1e-6
+
+
+def pile(sideways: float, width: float, seed: int, seconds: float) -> tuple:
+    """Drop the pile; returns (largest speed, kinetic energy, collisions in the last second)."""
+    gravity = (sideways, -math.sqrt(G * G - sideways * sideways))
+    world = World(gravity=gravity, bounds=(0.0, 0.0, width, 6.0), restitution=0.5, wall_restitution=0.5)
+    rng = np.random.default_rng(seed)
+    for k in range(100):
+        row, col = divmod(k, 9)
+        world.add_body(Body(f"p{k}", 1.0, 0.1, (0.15 + 0.21 * col + rng.uniform(-0.02, 0.02), 0.3 + 0.3 * row)))
+    last = int(round(1.0 / DT))
+    for _ in range(int(round(seconds / DT)) - last):
+        world.step(DT)
+    world.collision_report = []
+    for _ in range(last):
+        world.step(DT)
+    snap = world.snapshot()
+    return float(np.linalg.norm(snap.velocities, axis=1).max()), float(snap.kinetic_energy), \
+        len(world.collision_report)
+
+
+def _one(case):
+    sideways, width, seed, seconds = case
+    return case, pile(sideways, width, seed, seconds)
+
+
+def main(argv=None) -> None:
+    argv = list(argv or [])
+    seconds = 20.0
+    seeds = SEEDS
+    if "--seconds" in argv:
+        k = argv.index("--seconds")
+        seconds = float(argv[k + 1])
+        del argv[k:k + 2]
+    if "--seeds" in argv:
+        k = argv.index("--seeds")
+        seeds = tuple(int(a) for a in argv[k + 1:])
+        del argv[k:]
+    if argv:
+        sys.exit(f"piles: unknown arguments {' '.join(argv)} (usage: python -m bench.piles "
+                 "[--seconds S] [--seeds N ...])")
+    cases = [(s, w, seed, seconds) for seed in seeds for w in WIDTHS for s in SIDEWAYS]
+    counts = {"at rest": 0, "ghost": 0, "bouncing": 0}
+    print(f"{len(cases)} piles of 100 balls, {seconds:g} s each; at rest: speeds < {SPEED_AT_REST:g} m/s "
+          f"and energy < {ENERGY_AT_REST:g} J")
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for (s, w, seed, _), (speed, energy, hits) in pool.map(_one, cases):
+            if hits:
+                verdict = "bouncing"
+            elif speed < SPEED_AT_REST and energy < ENERGY_AT_REST:
+                verdict = "at rest"
+            else:
+                verdict = "ghost"
+            counts[verdict] += 1
+            print(f"seed {seed} width {w:4} m sideways {s:+4} m/s²: {verdict:8} largest speed {speed:.1e} m/s, "
+                  f"energy {energy:.1e} J, {hits} collisions in the last second", flush=True)
+    print(", ".join(f"{k}: {v}" for k, v in counts.items()))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
