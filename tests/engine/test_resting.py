@@ -339,6 +339,40 @@ def test_a_ball_dropped_onto_a_ball_on_the_floor_bounces_back_up(v):
     assert apex - 3 * r > 0.9 * h
 
 
+@pytest.mark.parametrize("onto, v", [("peg", 0.06), ("peg", 0.1), ("ball", 0.1), ("ball", 0.14)])
+@pytest.mark.parametrize("later", [0.0, 0.026])
+def test_a_ball_dropped_from_under_a_millimetre_meets_what_is_below_as_an_impact(onto, v, later):
+    """A ball (r 0.05, 1 kg) dropped from h = v²/2g (0.18 to 1 mm, and 2.6% higher, so that
+    the impact falls elsewhere in its step) onto a fixed peg, or onto a ball resting on the
+    floor, e = 1, arriving faster than a resting contact (g dt = 0.041 m/s onto the peg, 2 g
+    dt onto a ball that carries it). A step's end finds it a hair above, closing in
+    slower than that, but it will touch at v: an impact, its first collision at the
+    instant sqrt(2h/g), at v, after which it leaves the peg at v, or stops while the ball
+    below takes v (the 1D formula), to 1e-9."""
+    r = 0.05
+    h = v * v / (2 * G) * (1.0 + later)
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2.0, 2.0), restitution=1.0, wall_restitution=1.0)
+    low = 0.5 if onto == "peg" else r
+    w.add_body(Body("low", "fixed" if onto == "peg" else 1.0, r, (1.0, low)))
+    w.add_body(Body("top", 1.0, r, (1.0, low + 2 * r + h)))
+    w.collision_report = []
+    for _ in range(12):
+        w.step(DT)
+    hits = [c for c in w.collision_report if {c.a, c.b} == {"low", "top"}]
+    assert hits
+    c = hits[0]
+    speed = math.sqrt(2 * G * h)
+    assert c.t == pytest.approx(math.sqrt(2 * h / G), abs=1e-9)
+    top_before, top_after = (c.vb, c.vb_after) if c.b == "top" else (c.va, c.va_after)
+    low_after = c.va_after if c.b == "top" else c.vb_after
+    assert top_before[1] == pytest.approx(-speed, abs=1e-9)
+    if onto == "peg":
+        assert top_after[1] == pytest.approx(speed, abs=1e-9)
+    else:
+        assert top_after[1] == pytest.approx(0.0, abs=1e-9)
+        assert low_after[1] == pytest.approx(-speed, abs=1e-9)
+
+
 @pytest.mark.parametrize("e", [1.0, 0.5])
 @pytest.mark.parametrize("u", [0.1, 0.15])
 def test_two_balls_in_free_fall_meet_as_an_impact(e, u):
