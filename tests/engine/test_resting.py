@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from classroom_sim import Body, World
+from classroom_sim.collisions import resting
 
 G = 9.81
 DT = 1 / 240
@@ -350,6 +351,27 @@ def test_a_ball_dropped_onto_a_ball_on_the_floor_bounces_back_up(v):
         if w.time > hit + DT:
             apex = max(apex, w.snapshot().positions[1, 1])
     assert apex - 3 * r > 0.9 * h
+
+
+@pytest.mark.parametrize("onto", ["peg", "ball"])
+@pytest.mark.parametrize("h", [0.05e-3, 0.1e-3, 0.35e-3])
+def test_a_ball_released_a_hair_above_another_comes_to_rest_on_it_not_above_it(onto, h):
+    """A ball (r 0.1, 1 kg) released at rest h (0.05 to 0.35 mm) above a fixed peg, or above
+    a ball resting on the floor, e = 0.5: it falls onto it, bounces if it arrives faster
+    than a resting contact, and comes to rest on it. After 2 s it is at rest, at most a
+    hair (`resting.HAIR` of the sum of radii, 20 µm) from touching, and not into it by
+    more than 1% of r."""
+    r = 0.1
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 1.0, 1.0), restitution=0.5, wall_restitution=0.5)
+    low = 0.3 if onto == "peg" else r
+    w.add_body(Body("low", "fixed" if onto == "peg" else 1.0, r, (0.5, low)))
+    w.add_body(Body("top", 1.0, r, (0.5, low + 2 * r + h)))
+    for _ in range(480):
+        w.step(DT)
+    snap = w.snapshot()
+    gap = float(np.linalg.norm(snap.positions[1] - snap.positions[0])) - 2 * r
+    assert float(np.abs(snap.velocities).max()) < 1e-9
+    assert -0.01 * r < gap <= resting.HAIR * 2 * r * (1 + 1e-9)
 
 
 @pytest.mark.parametrize("onto, v", [("peg", 0.06), ("peg", 0.1), ("ball", 0.1), ("ball", 0.14)])
