@@ -39,7 +39,8 @@ import numpy as np
 
 from .collisions import broad
 from .collisions.contacts import collide, pair_resting_speed
-from .collisions.resting import AFLOAT, settle, supports
+from .collisions.resting import settle
+from .collisions.supports import AFLOAT, supports
 from .collisions.motion import Bodies, Log, Rules, move, path
 from .collisions.schedule import APPROACH, NONE, SQUARE, TOUCH, contact, grown, pop, push, queue
 from .collisions.walls import contain, hit_wall, settle_on_walls, wall_contact
@@ -104,7 +105,7 @@ def _more(later, need):
 def _disc(b, i, t, rules):
     """The radius (m) of a disc about body ``i``'s position at ``t`` that holds its motion until
     the step's end, and the reach within which the settling there looks for what it may come
-    to rest on (`resting._within`, by its summed acceleration: a wall may hold part of what
+    to rest on (`supports._within`, by its summed acceleration: a wall may hold part of what
     moves it)."""
     span = rules.end - t
     step = rules.end - rules.start

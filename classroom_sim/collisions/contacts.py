@@ -41,7 +41,7 @@ def pair_resting_speed(b, i, j, nx, ny, span, held, loaded):
     what their summed accelerations add to it in one step.
 
     - Where one of them is ``held`` up (it rests on something) and one of them carries
-      others (``loaded``, `resting._loaded`: another body is pressed into it, or it touches one
+      others (``loaded``, `supports._loaded`: another body is pressed into it, or it touches one
       that carries others), each one's own summed acceleration counts, whatever its
       direction: the load pressed on it from above may push it sideways.
     - Where one of them is ``held`` up (it rests on something) and neither carries
