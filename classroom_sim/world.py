@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from . import collisions, stepping
+from . import collisions, heap, stepping
 from .accelerations import Acceleration, add_named, as_vector, remove_named, replace_named
 from .body import PALETTE, Body
 from .collision_log import collisions_of
@@ -33,6 +33,8 @@ DEGRADED = {
 
 _NO_LOG = collisions.Log(np.empty((0, 2), np.int64), np.empty((0, 5, 2)), np.empty(0))
 """The collision log of a step that keeps none: no room (shared: nothing is ever written)."""
+
+heap.keep_freed()  # (the arrays a step frees are kept for the next: see `heap`)
 
 
 class World(Instants):
