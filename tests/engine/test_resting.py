@@ -268,6 +268,61 @@ def test_a_pile_whose_bottom_row_is_held_by_a_ball_wedged_against_a_wall_comes_t
     assert snap.kinetic_energy < 1e-6
 
 
+@pytest.mark.parametrize("seed, width, sideways", [(8, 2.33, 4.0), (10, 2.05, 2.0)])
+def test_a_pile_with_a_ball_squeezed_against_a_wall_stops_bouncing(seed, width, sideways):
+    """Gravity tilted towards the right wall: in the first pile a ball of the third row
+    rests on one ball alone and slides off it, down to the left, into a ball held by the
+    left wall; standing firm sideways against that ball, it squeezed it against the wall,
+    the passes could not settle them, and the pair collided 60 times a second for ever
+    (the second pile, 52 times a second at 45 s). After 19 s, within one more second: no
+    collision, every speed under 1e-3 m/s and the kinetic energy under 1e-6 J."""
+    gravity = (sideways, -math.sqrt(G * G - sideways * sideways))
+    w, radii, _ = drop_a_pile(seconds=19.0, gravity=gravity, width=width, seed=seed)
+    w.collision_report = []
+    for _ in range(240):
+        w.step(DT)
+    snap = w.snapshot()
+    assert len(w.collision_report) == 0
+    assert float(np.linalg.norm(snap.velocities, axis=1).max()) < 1e-3
+    assert snap.kinetic_energy < 1e-6
+    assert worst_overlap(snap.positions, radii) < 0.01 * radii[0]
+
+
+def test_a_ball_sliding_off_its_only_support_into_a_ball_held_by_a_wall_does_not_bounce():
+    """The squeeze of the pile above, alone: "beside" rests on one fixed ball below it to
+    its right and touches "on top" on its left, which sits on a fixed ball against the left
+    wall; "top" rests on "beside" and on a fixed prop. Gravity is tilted 4 m/s² to the
+    right, so "on top" is pressed into "beside", which slides down to the left into it.
+    (Standing firm sideways, "beside" pressed "on top" into the wall at every step, and
+    they collided about 130 times a second, while no ball moved.) From the second second
+    on: no collision, and no ball more than 1% of r into another or a wall."""
+    r = 0.1
+
+    def at(p, degrees):
+        return (p[0] + 2 * r * math.cos(math.radians(degrees)), p[1] + 2 * r * math.sin(math.radians(degrees)))
+
+    w = World(gravity=(4.0, -math.sqrt(G * G - 16.0)), bounds=(0.0, 0.0, 2.0, 2.0), restitution=0.5,
+              wall_restitution=0.5)
+    below = (r, 0.25)
+    on_top = at(below, 90.0)
+    beside = at(on_top, 0.0)
+    top = at(beside, 41.76)
+    w.add_body(Body("below", "fixed", r, below))
+    w.add_body(Body("on top", 1.0, r, on_top))
+    w.add_body(Body("beside", 1.0, r, beside))
+    w.add_body(Body("support", "fixed", r, at(beside, -49.25)))
+    w.add_body(Body("top", 1.0, r, top))
+    w.add_body(Body("prop", "fixed", r, at(top, -25.0)))
+    for _ in range(240):
+        w.step(DT)
+    w.collision_report = []
+    for _ in range(4 * 240):
+        w.step(DT)
+        assert worst_overlap(w.snapshot().positions, np.full(6, r)) < 0.01 * r
+    assert w.collision_report == []
+    assert w.body("on top").position[0] >= r * (1 - 0.01)
+
+
 # ---------------------------------------------------------------------------
 # Rows pressed along the floor
 # ---------------------------------------------------------------------------
