@@ -9,7 +9,8 @@ when a body speeds up, and shrinks only once the largest vector has stayed well
 below the rung beneath for `HOLD` s of simulated time, so that the scale holds
 still while a ball bounces and the legend always reads a round number
 ("velocity 5 m/s"). A vector that is not zero is drawn at least a head's length
-long, so a slow body among fast ones still shows which way it goes.
+long, so a slow body among fast ones still shows which way it goes; a body slower than
+the engine calls still (`STILL`) draws no velocity arrow.
 
 The arithmetic (`rung_below`, `ArrowScale`, `full_length`, `largest_in_view`,
 `arrow_segments`, `named_accelerations`) needs no painter. `Vectors` draws: one
@@ -36,7 +37,12 @@ HOLD = 2.0
 SHRINK = 0.8
 """Low: below this fraction of the rung beneath the scale's value."""
 REST = 1e-9
-"""m/s or m/s²: a vector no longer than this is zero, and draws no arrow."""
+"""m/s²: an acceleration no longer than this is zero, and draws no arrow."""
+STILL = 1e-3
+"""m/s: a body no faster than this is still (SCENE_FORMAT, "Resting contact": the speeds a
+column left standing may keep), and draws no velocity arrow. (A pile at rest keeps
+speeds of a tenth of a millimetre a second; scaled to the largest of them, every ball of
+it drew a full-length arrow, the legend reading "velocity 0.0001 m/s".)"""
 MAX_ARROWS = 500
 """Beyond this many bodies only the selected one shows its arrows."""
 MAX_NAMED = 40
@@ -63,8 +69,10 @@ class ArrowScale:
     before then). Time going backwards (a reset) starts it afresh.
     """
 
-    def __init__(self, hold: float = HOLD):
+    def __init__(self, hold: float = HOLD, rest: float = REST):
         self.hold = hold
+        self.rest = rest
+        """A vector no longer than this counts as zero (`REST`, `STILL`)."""
         self.reference: float | None = None
         """The value of a full-length arrow; None until a vector was not zero."""
         self._low_since: float | None = None
@@ -73,7 +81,7 @@ class ArrowScale:
     def update(self, largest: float, now: float) -> float | None:
         """The reference after seeing ``largest`` (the longest vector in view) at
         simulated time ``now`` in s."""
-        if not (math.isfinite(largest) and largest > REST):
+        if not (math.isfinite(largest) and largest > self.rest):
             largest = 0.0
         if self._time is not None and now < self._time:
             self.reference = self._low_since = None
@@ -125,11 +133,11 @@ def arrow_segments(x0, y0, dx, dy, head_px: float, min_px: float = 0.0):
     return np.stack([x0, x1, x1, bx1, x1, bx2], axis=1), np.stack([y0, y1, y1, by1, y1, by2], axis=1)
 
 
-def body_arrows(sx, sy, vectors, px_per_unit: float, head_px: float, min_px: float):
+def body_arrows(sx, sy, vectors, px_per_unit: float, head_px: float, min_px: float, rest: float = REST):
     """`arrow_segments` from the pixels (sx, sy) along ``vectors`` (m/s or m/s², y up) at
-    ``px_per_unit``; a vector within `REST` of zero draws nothing."""
+    ``px_per_unit``; a vector within ``rest`` of zero draws nothing."""
     vectors = np.asarray(vectors, float).reshape(-1, 2)
-    moving = np.hypot(vectors[:, 0], vectors[:, 1]) > REST
+    moving = np.hypot(vectors[:, 0], vectors[:, 1]) > rest
     k = px_per_unit
     return arrow_segments(sx[moving], sy[moving], vectors[moving, 0] * k, -vectors[moving, 1] * k, head_px, min_px)
 
@@ -161,7 +169,7 @@ class Vectors:
     """The canvas's arrows and their legend; keeps the two scales from frame to frame."""
 
     def __init__(self):
-        self.velocity = ArrowScale()
+        self.velocity = ArrowScale(rest=STILL)
         self.acceleration = ArrowScale()
         self.legend: list = []
         """What the last frame's legend said: (text, pixels of its arrow, pixels per unit)."""
@@ -170,7 +178,7 @@ class Vectors:
 
     def reset(self) -> None:
         """A new scene: both scales start afresh."""
-        self.velocity, self.acceleration = ArrowScale(), ArrowScale()
+        self.velocity, self.acceleration = ArrowScale(rest=STILL), ArrowScale()
 
     def draw(self, p, theme, display, snap, sx, sy, rs, width: float, height: float, selection=None) -> None:
         """Draw the arrows that ``display`` asks for, of the bodies of ``snap`` at pixels
@@ -195,7 +203,7 @@ class Vectors:
             v = snap.velocities[rows]
             ref = self.velocity.update(largest_in_view(v, x, y, r, width, height), snap.time)
             if ref is not None:
-                xs, ys = body_arrows(x, y, v, full / ref, head, head)
+                xs, ys = body_arrows(x, y, v, full / ref, head, head, STILL)
                 if len(xs):
                     outlined(p, pairs_path(xs, ys), theme.velocity, theme.arrow_width, theme.halo, halo)
                 entries.append(("velocity", ref, "m/s", theme.velocity))

@@ -17,6 +17,7 @@ from ui.canvas import Canvas
 from ui.vectors import (
     FRACTION,
     HOLD,
+    STILL,
     ArrowScale,
     arrow_segments,
     body_arrows,
@@ -131,6 +132,37 @@ def test_a_slow_vector_gets_a_visible_arrow_and_a_zero_one_none():
     assert len(xs) == 2  # the body at rest has none
     slow_x, slow_y = xs[1], ys[1]
     assert slow_x[1] == pytest.approx(50.0) and slow_y[0] - slow_y[1] == pytest.approx(10.0)  # up, 10 px
+
+
+def test_a_still_body_draws_no_velocity_arrow_and_does_not_shrink_the_scale():
+    """SCENE_FORMAT calls a body under 1e-3 m/s still: a pile at rest keeps speeds of a
+    tenth of a mm/s, which drew every ball a full-length arrow (legend "0.0001 m/s")."""
+    assert STILL == 1e-3
+    scale = ArrowScale(rest=STILL)
+    assert scale.update(4.0, 0.0) == 5.0  # the pile falling
+    for t in np.arange(0.0, 5 * HOLD, 1.0 / 60.0):
+        reference = scale.update(4e-4, 1.0 + t)  # at rest, a ghost of a speed left
+    assert reference == 5.0
+    k = full_length(600, 400) / reference
+    vectors = np.array([[4e-4, -3e-4], [0.0, 2e-3]])
+    xs, _ = body_arrows(np.array([10.0, 50.0]), np.array([100.0] * 2), vectors, k, 10.0, 10.0, STILL)
+    assert len(xs) == 1 and xs[0, 0] == 50.0  # only the one moving at 2 mm/s
+    # accelerations keep the finer zero: a body held at rest still shows what pulls it
+    assert ArrowScale().update(1e-6, 0.0) == pytest.approx(1e-6)
+
+
+def test_a_pile_at_rest_shows_no_velocity_arrows(canvas_for):
+    world = World(gravity=(0.0, 0.0), bounds=(0.0, 0.0, 10.0, 10.0))
+    for k, v in enumerate([(4e-4, 0.0), (0.0, -6e-4), (-2e-4, 1e-4)]):
+        world.add_body(Body(f"p{k}", 1.0, 0.5, (2.0 + 3.0 * k, 5.0), velocity=v, color="#2ca02c"))
+    canvas = canvas_for(world, 600, 600, names=False)
+    image = canvas.render_image(600, 600)
+    assert canvas.vectors.legend == []
+    assert not any(near(image.pixel(x, y), NORMAL.velocity, 30) for x in range(0, 600, 2) for y in range(0, 600, 2))
+    world.body("p1").velocity = (0.0, -0.05)  # one of them moving: its arrow, the others none
+    canvas.render_image(600, 600, world.snapshot())
+    (text, _, _), = canvas.vectors.legend
+    assert text == "velocity 0.05 m/s"
 
 
 def test_arrow_heads_are_barbs_either_side_of_the_tip():
