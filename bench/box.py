@@ -55,8 +55,7 @@ G = -9.81
 def box_world(n: int, seed: int = 1, g: float = G) -> World:
     side, pos, vel = box_start(n, seed)
     world = World(gravity=(0.0, g), bounds=(0.0, 0.0, side, side), restitution=1.0, wall_restitution=1.0)
-    for k in range(n):
-        world.add_body(Body(f"b{k}", 1.0, RADIUS, pos[k], vel[k]))
+    world.add_bodies([Body(f"b{k}", 1.0, RADIUS, pos[k], vel[k]) for k in range(n)])
     return world
 
 
