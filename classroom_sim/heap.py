@@ -14,7 +14,9 @@ against 44 ns (and no page fault) with the heap kept.
 `keep_freed` sets both thresholds once, as the engine is imported: blocks of up to 32 MiB
 (the most glibc allows) come from the heap, and up to 64 MiB lying free at its top stay
 there. What a process holds then does not grow with the length of a run, only with the
-largest step it took. Elsewhere than glibc (macOS, Windows, musl) it does nothing.
+largest step it took. The settings are the process's: a notebook or a program that
+imports the engine has them too. Elsewhere than glibc (macOS, Windows, musl) it does
+nothing, and so does glibc under another allocator put in its place (``LD_PRELOAD``).
 """
 
 from __future__ import annotations
@@ -45,4 +47,7 @@ def keep_freed() -> bool:
         return False
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
     mallopt.restype = ctypes.c_int
-    return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)) and bool(mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+    # (each on its own: where glibc refuses one, as with huge pages, the other still helps)
+    mmap = bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
+    trim = bool(mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+    return mmap and trim
