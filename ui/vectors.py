@@ -37,9 +37,9 @@ HOLD = 2.0
 SHRINK = 0.8
 """Low: below this fraction of the rung beneath the scale's value."""
 REST = 1e-9
-"""m/s²: an acceleration no longer than this is zero, and draws no arrow."""
+"""m/s²: an acceleration shorter than this is zero, and draws no arrow."""
 STILL = 1e-3
-"""m/s: a body no faster than this is still (SCENE_FORMAT, "Resting contact": the speeds a
+"""m/s: a body slower than this is still (SCENE_FORMAT, "Resting contact": the speeds a
 column left standing may keep), and draws no velocity arrow. (A pile at rest keeps
 speeds of a tenth of a millimetre a second; scaled to the largest of them, every ball of
 it drew a full-length arrow, the legend reading "velocity 0.0001 m/s".)"""
@@ -72,7 +72,7 @@ class ArrowScale:
     def __init__(self, hold: float = HOLD, rest: float = REST):
         self.hold = hold
         self.rest = rest
-        """A vector no longer than this counts as zero (`REST`, `STILL`)."""
+        """A vector shorter than this counts as zero (`REST`, `STILL`)."""
         self.reference: float | None = None
         """The value of a full-length arrow; None until a vector was not zero."""
         self._low_since: float | None = None
@@ -81,7 +81,7 @@ class ArrowScale:
     def update(self, largest: float, now: float) -> float | None:
         """The reference after seeing ``largest`` (the longest vector in view) at
         simulated time ``now`` in s."""
-        if not (math.isfinite(largest) and largest > self.rest):
+        if not (math.isfinite(largest) and largest >= self.rest):
             largest = 0.0
         if self._time is not None and now < self._time:
             self.reference = self._low_since = None
@@ -135,9 +135,9 @@ def arrow_segments(x0, y0, dx, dy, head_px: float, min_px: float = 0.0):
 
 def body_arrows(sx, sy, vectors, px_per_unit: float, head_px: float, min_px: float, rest: float = REST):
     """`arrow_segments` from the pixels (sx, sy) along ``vectors`` (m/s or m/s², y up) at
-    ``px_per_unit``; a vector within ``rest`` of zero draws nothing."""
+    ``px_per_unit``; a vector shorter than ``rest`` draws nothing."""
     vectors = np.asarray(vectors, float).reshape(-1, 2)
-    moving = np.hypot(vectors[:, 0], vectors[:, 1]) > rest
+    moving = np.hypot(vectors[:, 0], vectors[:, 1]) >= rest
     k = px_per_unit
     return arrow_segments(sx[moving], sy[moving], vectors[moving, 0] * k, -vectors[moving, 1] * k, head_px, min_px)
 
@@ -158,7 +158,7 @@ def named_accelerations(snap, rows):
             continue
         entries = tuple(own[i] if i < len(own) else ()) + (shared if shared_on[i] else ())
         for name, vector in entries:
-            if vector is not None and math.hypot(*vector) > REST:
+            if vector is not None and math.hypot(*vector) >= REST:
                 out_rows.append(i)
                 names.append(name)
                 vectors.append(vector)

@@ -144,9 +144,11 @@ def test_a_still_body_draws_no_velocity_arrow_and_does_not_shrink_the_scale():
         reference = scale.update(4e-4, 1.0 + t)  # at rest, a ghost of a speed left
     assert reference == 5.0
     k = full_length(600, 400) / reference
-    vectors = np.array([[4e-4, -3e-4], [0.0, 2e-3]])
-    xs, _ = body_arrows(np.array([10.0, 50.0]), np.array([100.0] * 2), vectors, k, 10.0, 10.0, STILL)
-    assert len(xs) == 1 and xs[0, 0] == 50.0  # only the one moving at 2 mm/s
+    vectors = np.array([[4e-4, -3e-4], [0.0, 2e-3], [1e-3, 0.0]])
+    xs, _ = body_arrows(np.array([10.0, 50.0, 90.0]), np.array([100.0] * 3), vectors, k, 10.0, 10.0, STILL)
+    # the ones moving at 2 mm/s and at 1 mm/s (the launcher's smallest step on a scale of
+    # 0.01 m/s: not still, as SCENE_FORMAT has it, "under 1e-3 m/s")
+    assert list(xs[:, 0]) == [50.0, 90.0]
     # accelerations keep the finer zero: a body held at rest still shows what pulls it
     assert ArrowScale().update(1e-6, 0.0) == pytest.approx(1e-6)
 
