@@ -198,6 +198,19 @@ def drop_a_pile(seconds=10.0, gravity=(0.0, -G), width=2.0, seed=5):
     return w, np.full(100, r), box
 
 
+def assert_quiet_for_a_second(w):
+    """One more second of ``w``: no collision in it, and at its end every speed under 1e-3
+    m/s and the kinetic energy under 1e-6 J. Returns the snapshot at its end."""
+    w.collision_report = []
+    for _ in range(240):
+        w.step(DT)
+    snap = w.snapshot()
+    assert len(w.collision_report) == 0
+    assert float(np.linalg.norm(snap.velocities, axis=1).max()) < 1e-3
+    assert snap.kinetic_energy < 1e-6
+    return snap
+
+
 def test_a_pile_of_a_hundred_balls_stands_without_sinking_into_itself():
     """After 10 s the pile stands: no ball is more than 1% of r into another or a wall, no
     step had to leave overlaps for later, and the kinetic energy left is under a
@@ -259,13 +272,7 @@ def test_a_pile_whose_bottom_row_is_held_by_a_ball_wedged_against_a_wall_comes_t
     the second row collided 240 times a second.) After 19 s, within one more second: no
     collision, every speed under 1e-3 m/s and the kinetic energy under 1e-6 J."""
     w, _, _ = drop_a_pile(seconds=19.0, width=2.2, seed=7)
-    w.collision_report = []
-    for _ in range(240):
-        w.step(DT)
-    snap = w.snapshot()
-    assert len(w.collision_report) == 0
-    assert float(np.linalg.norm(snap.velocities, axis=1).max()) < 1e-3
-    assert snap.kinetic_energy < 1e-6
+    assert_quiet_for_a_second(w)
 
 
 @pytest.mark.parametrize("seed, width, sideways", [(8, 2.33, 4.0), (10, 2.05, 2.0)])
@@ -278,13 +285,7 @@ def test_a_pile_with_a_ball_squeezed_against_a_wall_stops_bouncing(seed, width, 
     collision, every speed under 1e-3 m/s and the kinetic energy under 1e-6 J."""
     gravity = (sideways, -math.sqrt(G * G - sideways * sideways))
     w, radii, _ = drop_a_pile(seconds=19.0, gravity=gravity, width=width, seed=seed)
-    w.collision_report = []
-    for _ in range(240):
-        w.step(DT)
-    snap = w.snapshot()
-    assert len(w.collision_report) == 0
-    assert float(np.linalg.norm(snap.velocities, axis=1).max()) < 1e-3
-    assert snap.kinetic_energy < 1e-6
+    snap = assert_quiet_for_a_second(w)
     assert worst_overlap(snap.positions, radii) < 0.01 * radii[0]
 
 
