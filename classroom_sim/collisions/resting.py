@@ -46,7 +46,8 @@ them and is a hair from the other, and both hold it (`supports.contacts_now`).
    two of one level, the one that the other is pressed into while not pressed into it
    itself, if something holds it sideways (`supports._held_sideways`: the bodies it rests on, or a
    wall at the end of its row): a row on the floor pressed along it into a wall by tilted
-   gravity (every ball on level 0) stops ball by ball from the wall, where passes over a
+   gravity (every ball on level 0) stops ball by ball from the wall (the passes at
+   least as many as the longest such row is long), where passes over a
    row of equals left it a speed of its own (3.6 cm/s for twelve balls); a row sliding
    freely along the floor is a row of equals, and keeps its momentum. Where a level's
    passes do not settle it and a body standing firm sideways still closes in on the one
@@ -83,7 +84,7 @@ import numpy as np
 from ..compiled import jit as _jit, lent
 from .contacts import normal, pair_resting_speed
 from .schedule import APPROACH, TOUCH
-from .supports import GROUND, _held_sideways, _levels, _loaded, _sideways, contacts_now
+from .supports import AFLOAT, GROUND, _held_sideways, _levels, _loaded, _sideways, contacts_now
 from .walls import contain, wall_resting_speed
 
 VELOCITY_PASSES = 16
@@ -212,6 +213,14 @@ def _rest(b, first, second, nx, ny, resting, level):
         keys[q] = max(level[first[k]] if first[k] >= 0 else GROUND, level[second[k]])
     order = resting[np.argsort(keys, kind="mergesort")]
     keys = np.sort(keys)
+    # a body that stands firm sideways stops the one pressed into it in the pass that meets
+    # their contact after its own: a row pressed along the floor into a wall, met the other
+    # way round, stops one more ball a pass (16 passes left 3 balls of a row of 20 moving
+    # at g dt, for ever), so the passes are at least as many as the longest such row
+    passes = VELOCITY_PASSES
+    for x in range(len(side)):
+        if side[x] != AFLOAT:
+            passes = max(passes, side[x] + 2)
     push = np.zeros(m)
     unfirm = np.zeros(m, np.bool_)
     g = 0
@@ -223,7 +232,7 @@ def _rest(b, first, second, nx, ny, resting, level):
         bodies = _bodies_of(first, second, ks)
         vel = b.vel[bodies].copy()
         kept = push[ks].copy()
-        if not _solve(b, first, second, nx, ny, push, ks, level, side, VELOCITY_PASSES, unfirm):
+        if not _solve(b, first, second, nx, ny, push, ks, level, side, passes, unfirm):
             # a body standing firm sideways that still closes in on the one it stands firm
             # against squeezes it against what holds that one (a ball sliding off the one it
             # rests on into a neighbour held by a wall), and the passes cannot settle it:
@@ -242,7 +251,7 @@ def _rest(b, first, second, nx, ny, resting, level):
                 firm_vel, firm_push = b.vel[bodies].copy(), push[ks].copy()
                 b.vel[bodies] = vel
                 push[ks] = kept
-                _solve(b, first, second, nx, ny, push, ks, level, side, VELOCITY_PASSES, unfirm)
+                _solve(b, first, second, nx, ny, push, ks, level, side, passes, unfirm)
                 if not _closing_most(b, first, second, nx, ny, ks) < firm:
                     b.vel[bodies] = firm_vel
                     push[ks] = firm_push
