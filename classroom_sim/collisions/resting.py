@@ -164,16 +164,21 @@ def _solve(b, first, second, nx, ny, push, ks, level, side, passes, unfirm):
     return False
 
 
+@_jit(inline=True)
+def _closing(b, i, j, nx, ny):
+    """How fast bodies i and j close in along n, from i to j (m/s; i of -1: a wall)."""
+    closing = -(b.vel[j, 0] * nx + b.vel[j, 1] * ny)
+    if i >= 0:
+        closing += b.vel[i, 0] * nx + b.vel[i, 1] * ny
+    return closing
+
+
 @_jit
 def _closing_most(b, first, second, nx, ny, ks):
     """The fastest that the contacts ``ks`` close in (m/s; 0 if none does)."""
     most = 0.0
     for k in ks:
-        i, j = first[k], second[k]
-        closing = -(b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k])
-        if i >= 0:
-            closing += b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
-        most = max(most, closing)
+        most = max(most, _closing(b, first[k], second[k], nx[k], ny[k]))
     return most
 
 
@@ -242,11 +247,9 @@ def _rest(b, first, second, nx, ny, resting, level):
             again = False
             for k in ks:
                 i, j = first[k], second[k]
-                if i >= 0 and level[i] == level[j]:
-                    closing = (b.vel[i, 0] - b.vel[j, 0]) * nx[k] + (b.vel[i, 1] - b.vel[j, 1]) * ny[k]
-                    if closing > APPROACH:
-                        unfirm[k] = True
-                        again = True
+                if i >= 0 and level[i] == level[j] and _closing(b, i, j, nx[k], ny[k]) > APPROACH:
+                    unfirm[k] = True
+                    again = True
             if again:
                 firm_vel, firm_push = b.vel[bodies].copy(), push[ks].copy()
                 b.vel[bodies] = vel
@@ -289,9 +292,8 @@ def settle(b, pi, pj, rules, touching):
     loaded = _loaded(b, first, second, nx, ny) if m else np.zeros(0, np.bool_)
     for k in range(m):
         i, j = first[k], second[k]
-        closing = -(b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k])
+        closing = _closing(b, i, j, nx[k], ny[k])
         if i >= 0:
-            closing += b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
             fast = pair_resting_speed(b, i, j, nx[k], ny[k], span, True, loaded[i] or loaded[j])
             if gap[k] <= TOUCH * (b.radius[i] + b.radius[j]) or (touching[i] and touching[j]):
                 fast *= 2.0  # (it may have touched within the step: see the module's text)
