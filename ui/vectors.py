@@ -204,9 +204,9 @@ class Vectors:
             ref = self.velocity.update(largest_in_view(v, x, y, r, width, height), snap.time)
             if ref is not None:
                 xs, ys = body_arrows(x, y, v, full / ref, head, head, STILL)
-                if len(xs):
+                if len(xs):  # (the legend tells what the arrows on screen stand for: none, none)
                     outlined(p, pairs_path(xs, ys), theme.velocity, theme.arrow_width, theme.halo, halo)
-                entries.append(("velocity", ref, "m/s", theme.velocity))
+                    entries.append(("velocity", ref, "m/s", theme.velocity))
         if display.acceleration or named:
             a = snap.accelerations[rows]
             largest = largest_in_view(a, x, y, r, width, height) if display.acceleration else 0.0
@@ -216,13 +216,17 @@ class Vectors:
                 largest = max(largest, largest_in_view(parts[2], sx[i], sy[i], rs[i], width, height))
             ref = self.acceleration.update(largest, snap.time)
             if ref is not None:
+                drawn = False
                 if display.acceleration:
                     xs, ys = body_arrows(x, y, a, full / ref, head, head)
                     if len(xs):
                         outlined(p, pairs_path(xs, ys), theme.acceleration, theme.arrow_width, theme.halo, halo)
+                        drawn = True
                 if parts is not None and len(parts[0]):
                     self._draw_named(p, theme, sx[parts[0]], sy[parts[0]], parts[1], parts[2], full / ref, head)
-                entries.append(("acceleration", ref, "m/s²", theme.acceleration))
+                    drawn = True
+                if drawn:
+                    entries.append(("acceleration", ref, "m/s²", theme.acceleration))
         self._draw_legend(p, theme, entries, full, head, halo, width)
 
     def _draw_named(self, p, theme, x, y, names, vectors, px_per_unit, head) -> None:

@@ -165,6 +165,10 @@ def test_a_pile_at_rest_shows_no_velocity_arrows(canvas_for):
     canvas.render_image(600, 600, world.snapshot())
     (text, _, _), = canvas.vectors.legend
     assert text == "velocity 0.05 m/s"
+    world.body("p1").velocity = (0.0, 2e-4)  # still again: no arrow, and no legend of a scale it kept
+    canvas.render_image(600, 600, world.snapshot())
+    assert canvas.vectors.legend == []
+    assert canvas.vectors.velocity.update(0.0, world.time) == 0.05  # the scale kept for when it moves again
 
 
 def test_arrow_heads_are_barbs_either_side_of_the_tip():
@@ -273,3 +277,17 @@ def test_named_accelerations_show_as_labelled_arrows_only_when_asked(canvas_for)
     sx, sy = canvas.view.to_screen(7.0, 5.0)
     box = [(x, y) for x in range(int(sx) - 60, int(sx) + 60) for y in range(int(sy) - 60, int(sy) + 60)]
     assert all(named.pixel(x, y) == plain.pixel(x, y) for x, y in box)
+
+
+def test_the_acceleration_legend_goes_with_its_arrows(canvas_for):
+    """Gravity turned off live: the scale is kept for when it comes back, but a legend over
+    no arrow would tell of arrows that are not there."""
+    world = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 10.0, 10.0))
+    world.add_body(Body("A", 1.0, 0.3, (5.0, 5.0), color="#2ca02c"))
+    canvas = canvas_for(world, 600, 600, names=False, velocity=False, acceleration=True)
+    canvas.render_image(600, 600)
+    (text, _, _), = canvas.vectors.legend
+    assert text.startswith("acceleration ") and float(text.split()[1]) >= G
+    world.gravity = (0.0, 0.0)
+    canvas.render_image(600, 600, world.snapshot())
+    assert canvas.vectors.legend == []
