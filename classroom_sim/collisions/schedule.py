@@ -194,16 +194,17 @@ def contact(px, py, vx, vy, ax, ay, reach, span):
 # The queue
 # ---------------------------------------------------------------------------
 
-Queue = namedtuple("Queue", "time body other stamps size")
-"""A binary heap of contacts: ``time`` (s, the key), ``body``, ``other`` (a body, or
--1 - w for the wall w), ``stamps`` (the bodies' contact counts when it was found,
-packed in one number), ``size[0]`` of them in use."""
+Queue = namedtuple("Queue", "time item size")
+"""A binary heap of contacts: ``time`` (s, the key) and ``item`` (a row each: the body,
+the other (a body, or -1 - w for the wall w), and the stamps (the bodies' contact
+counts when it was found, packed in one number)), ``size[0]`` of them in use. (A row
+holds what moves with a time, one place in memory rather than three: a step of the
+heap reads its times and moves one row.)"""
 
 
 @_jit
 def queue(room):
-    return Queue(np.empty(room), np.empty(room, np.int64), np.empty(room, np.int64),
-                 np.empty(room, np.int64), np.zeros(1, np.int64))
+    return Queue(np.empty(room), np.empty((room, 3), np.int64), np.zeros(1, np.int64))
 
 
 @_jit
@@ -212,11 +213,22 @@ def grown(q, need):
     n = q.size[0]
     out = queue(2 * (n + need) + 16)
     out.time[:n] = q.time[:n]
-    out.body[:n] = q.body[:n]
-    out.other[:n] = q.other[:n]
-    out.stamps[:n] = q.stamps[:n]
+    out.item[:n] = q.item[:n]
     out.size[0] = n
     return out
+
+
+@_jit(inline=True)
+def _put(q, k, t, body, other, stamps):
+    q.time[k] = t
+    q.item[k, 0], q.item[k, 1], q.item[k, 2] = body, other, stamps
+
+
+@_jit(inline=True)
+def _move(q, k, m):
+    """Row ``m`` of the heap to place ``k``."""
+    q.time[k] = q.time[m]
+    q.item[k, 0], q.item[k, 1], q.item[k, 2] = q.item[m, 0], q.item[m, 1], q.item[m, 2]
 
 
 @_jit(inline=True)
@@ -229,20 +241,20 @@ def push(q, t, body, other, stamps):
         up = (k - 1) >> 1
         if q.time[up] <= t:
             break
-        q.time[k], q.body[k], q.other[k], q.stamps[k] = q.time[up], q.body[up], q.other[up], q.stamps[up]
+        _move(q, k, up)
         k = up
-    q.time[k], q.body[k], q.other[k], q.stamps[k] = t, body, other, stamps
+    _put(q, k, t, body, other, stamps)
     q.size[0] = n + 1
 
 
 @_jit(inline=True)
 def pop(q):
     """Take the earliest contact off the queue: (time, body, other, stamps)."""
-    t, body, other, stamps = q.time[0], q.body[0], q.other[0], q.stamps[0]
+    t, body, other, stamps = q.time[0], q.item[0, 0], q.item[0, 1], q.item[0, 2]
     n = q.size[0] - 1
     q.size[0] = n
     if n > 0:
-        lt, lb, lo, ls = q.time[n], q.body[n], q.other[n], q.stamps[n]
+        lt, lb, lo, ls = q.time[n], q.item[n, 0], q.item[n, 1], q.item[n, 2]
         k = 0
         while True:
             child = 2 * k + 1
@@ -252,7 +264,7 @@ def pop(q):
             child += (child + 1 < n) & (q.time[child + 1] < q.time[child])
             if q.time[child] >= lt:
                 break
-            q.time[k], q.body[k], q.other[k], q.stamps[k] = q.time[child], q.body[child], q.other[child], q.stamps[child]
+            _move(q, k, child)
             k = child
-        q.time[k], q.body[k], q.other[k], q.stamps[k] = lt, lb, lo, ls
+        _put(q, k, lt, lb, lo, ls)
     return t, body, other, stamps
