@@ -37,6 +37,25 @@ MAX_LABELS = 40
 THROW_WINDOW = 0.1
 """s of wall time over which a throw's release velocity is measured."""
 
+FPS_WINDOW = 1.0
+"""s: the frame rate is of the frames painted within this much of the newest one; none
+painted within it of now (paused, nothing moving), and it is 0. (Counted over the
+last 120 frames whenever painted, it read 4 frames/s for the first second after Play:
+the frames of the pause, seconds apart, were still among them.)"""
+
+
+def frame_rate(times, now: float) -> float:
+    """Frames per second from the times (s, oldest first) at which frames were painted:
+    those within `FPS_WINDOW` of the newest, which must itself be within it of ``now``."""
+    if not times or now - times[-1] > FPS_WINDOW:
+        return 0.0
+    last = times[-1]
+    k = len(times) - 1
+    while k > 0 and last - times[k - 1] <= FPS_WINDOW:
+        k -= 1
+    span = last - times[k]
+    return (len(times) - 1 - k) / span if span > 0 else 0.0
+
 
 class Canvas(QWidget):
     selected = Signal(object)
@@ -86,11 +105,8 @@ class Canvas(QWidget):
 
     @property
     def fps(self) -> float:
-        """Frames painted per second, over the last two seconds or so."""
-        t = self._frame_times
-        if len(t) < 2 or t[-1] - t[0] <= 0:
-            return 0.0
-        return (len(t) - 1) / (t[-1] - t[0])
+        """Frames painted per second, lately (`FPS_WINDOW`)."""
+        return frame_rate(self._frame_times, time.perf_counter())
 
     def reset_scene(self, snapshot=None) -> None:
         """A new scene: forget trails, scales and selection, and fit the view."""
