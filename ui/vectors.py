@@ -142,6 +142,15 @@ def body_arrows(sx, sy, vectors, px_per_unit: float, head_px: float, min_px: flo
     return arrow_segments(sx[moving], sy[moving], vectors[moving, 0] * k, -vectors[moving, 1] * k, head_px, min_px)
 
 
+def any_in_view(xs, ys, width: float, height: float) -> bool:
+    """Whether any of the arrows (`arrow_segments`) shows in a view of ``width`` x ``height``
+    pixels (its box meets the view's)."""
+    if len(xs) == 0:
+        return False
+    return bool(np.any((xs.min(axis=1) <= width) & (xs.max(axis=1) >= 0.0)
+                       & (ys.min(axis=1) <= height) & (ys.max(axis=1) >= 0.0)))
+
+
 def named_accelerations(snap, rows):
     """The named accelerations of the bodies ``rows`` of ``snap``: (rows, names, vectors
     in m/s²), a row per entry: each body's own list, then, where the shared ones apply
@@ -204,8 +213,9 @@ class Vectors:
             ref = self.velocity.update(largest_in_view(v, x, y, r, width, height), snap.time)
             if ref is not None:
                 xs, ys = body_arrows(x, y, v, full / ref, head, head, STILL)
-                if len(xs):  # (the legend tells what the arrows on screen stand for: none, none)
+                if len(xs):
                     outlined(p, pairs_path(xs, ys), theme.velocity, theme.arrow_width, theme.halo, halo)
+                if any_in_view(xs, ys, width, height):  # (the legend tells of the arrows on screen)
                     entries.append(("velocity", ref, "m/s", theme.velocity))
         if display.acceleration or named:
             a = snap.accelerations[rows]
@@ -221,17 +231,19 @@ class Vectors:
                     xs, ys = body_arrows(x, y, a, full / ref, head, head)
                     if len(xs):
                         outlined(p, pairs_path(xs, ys), theme.acceleration, theme.arrow_width, theme.halo, halo)
-                        drawn = True
+                        drawn = any_in_view(xs, ys, width, height)
                 if parts is not None and len(parts[0]):
-                    self._draw_named(p, theme, sx[parts[0]], sy[parts[0]], parts[1], parts[2], full / ref, head)
-                    drawn = True
+                    xs, ys = self._draw_named(p, theme, sx[parts[0]], sy[parts[0]], parts[1], parts[2], full / ref,
+                                              head)
+                    drawn = drawn or any_in_view(xs, ys, width, height)
                 if drawn:
                     entries.append(("acceleration", ref, "m/s²", theme.acceleration))
         self._draw_legend(p, theme, entries, full, head, halo, width)
 
-    def _draw_named(self, p, theme, x, y, names, vectors, px_per_unit, head) -> None:
+    def _draw_named(self, p, theme, x, y, names, vectors, px_per_unit, head):
         """Each named acceleration as a thin arrow beside the sum (shifted across its own
-        direction, so that one equal to the sum lies alongside it), labelled at its tip."""
+        direction, so that one equal to the sum lies alongside it), labelled at its tip.
+        Returns the arrows drawn (`arrow_segments`)."""
         dx, dy = vectors[:, 0] * px_per_unit, -vectors[:, 1] * px_per_unit
         length = np.hypot(dx, dy)
         ux, uy = dx / length, dy / length
@@ -251,6 +263,7 @@ class Vectors:
             cy = ty + ey * (0.5 * w * abs(ex) + 0.5 * h * abs(ey) + 4.0)
             p.drawText(QRectF(cx - 0.5 * w, cy - 0.5 * h, w, h), Qt.AlignCenter, name)
             self.labels.append(name)
+        return xs, ys
 
     def _draw_legend(self, p, theme, entries, full, head, halo, width) -> None:
         """What a full-length arrow stands for, one row a kind: an arrow and its value."""

@@ -291,3 +291,20 @@ def test_the_acceleration_legend_goes_with_its_arrows(canvas_for):
     world.gravity = (0.0, 0.0)
     canvas.render_image(600, 600, world.snapshot())
     assert canvas.vectors.legend == []
+
+
+def test_no_legend_for_arrows_out_of_view(canvas_for):
+    """The one moving ball panned out of the view: its arrow is not on screen, nor is the
+    legend that would tell of it; panned back, both are."""
+    world = World(gravity=(0.0, 0.0), bounds=(0.0, 0.0, 10.0, 10.0))
+    world.add_body(Body("A", 1.0, 0.3, (5.0, 5.0), velocity=(1.0, 0.0), color="#2ca02c"))
+    canvas = canvas_for(world, 600, 600, names=False)
+    canvas.render_image(600, 600)
+    assert [text for text, _, _ in canvas.vectors.legend] == ["velocity 1 m/s"]
+    canvas.view.pan(-5000.0, 0.0)
+    image = canvas.render_image(600, 600)
+    assert canvas.vectors.legend == []
+    assert not any(near(image.pixel(x, y), NORMAL.velocity, 30) for x in range(0, 600, 3) for y in range(0, 600, 3))
+    canvas.view.pan(5000.0, 0.0)
+    canvas.render_image(600, 600)
+    assert [text for text, _, _ in canvas.vectors.legend] == ["velocity 1 m/s"]
