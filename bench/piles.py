@@ -44,6 +44,8 @@ SIDEWAYS = (0.0, 0.5, 2.0, -1.0, 4.0)
 SEEDS = (5, 6, 7, 8)
 SPEED_AT_REST = 1e-3
 ENERGY_AT_REST = 1e-6
+MOVED = SPEED_AT_REST * 1.0
+"""m: a ball that got this far in the last second moved (what the speed limit covers in it)."""
 
 
 def pile(sideways: float, width: float, seed: int, seconds: float) -> tuple:
@@ -99,7 +101,7 @@ def main(argv=None) -> None:
                 verdict = "bouncing"
             elif speed < SPEED_AT_REST and energy < ENERGY_AT_REST:
                 verdict = "at rest"
-            elif farthest >= SPEED_AT_REST * 1.0:
+            elif farthest >= MOVED:
                 verdict = "moving"
             else:
                 verdict = "ghost"
