@@ -130,6 +130,30 @@ def test_a_ball_in_the_notch_of_two_held_by_the_walls_comes_to_rest(e):
     assert w.snapshot().positions == pytest.approx(shape, abs=1e-3)
 
 
+@pytest.mark.parametrize("degrees", [15, 10, 5, 3, 2])
+def test_a_ball_on_two_pegs_nearly_level_with_it_stays_where_it_rests(degrees):
+    """A ball (r 0.1) resting on two fixed pegs of its size, each touching it along a line
+    ``degrees`` above the horizontal: the pegs hold it up whatever the angle (each pushes
+    m g / (2 sin angle)), so it stays exactly where it was put, at rest. Solved one
+    contact after the other, the two pushes, nearly opposite each other, cancelled out
+    almost all of each other's work: the ball kept sinking a little at every step and was
+    pushed back out of the pegs, a ghost speed of 0.5 mm/s at 15 degrees and 5 cm/s at 3
+    (a pile stood still on screen while it reported kinetic energy), and at 2 degrees it
+    was pushed through between them."""
+    r = 0.1
+    angle = math.radians(degrees)
+    w = World(gravity=(0.0, -G), restitution=0.5)
+    w.add_body(Body("left", "fixed", r, (-2 * r * math.cos(angle), 0.0)))
+    w.add_body(Body("right", "fixed", r, (2 * r * math.cos(angle), 0.0)))
+    start = (0.0, 2 * r * math.sin(angle))
+    w.add_body(Body("ball", 1.0, r, start))
+    for _ in range(int(round(2.0 / DT))):
+        w.step(DT)
+    snap = w.snapshot()
+    assert float(np.linalg.norm(snap.velocities[2])) < 1e-9
+    assert snap.positions[2] == pytest.approx(start, abs=1e-9)
+
+
 # ---------------------------------------------------------------------------
 # A dropped ball
 # ---------------------------------------------------------------------------
