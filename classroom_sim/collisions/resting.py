@@ -49,12 +49,17 @@ them and is a hair from the other, and both hold it (`supports.contacts_now`).
    gravity (every ball on level 0) stops ball by ball from the wall (the passes at
    least as many as the longest such row is long), where passes over a
    row of equals left it a speed of its own (3.6 cm/s for twelve balls); a row sliding
-   freely along the floor is a row of equals, and keeps its momentum. A body that two or
-   more contacts hold up against bodies standing firm has those contacts solved together,
-   exactly, in each pass (`_block`): passes over two contacts whose pushes nearly oppose
-   each other (a ball on two pegs nearly level with it) undo most of each other's work,
-   and the ball kept sinking a little every step and being pushed back out, a ghost
-   speed of up to 5 cm/s in a pile that stood still on screen. Where a level's
+   freely along the floor is a row of equals, and keeps its momentum. A body that its
+   summed acceleration presses into two or more bodies standing firm has those contacts
+   solved together, exactly, in each pass (`_block`): passes over two contacts whose
+   pushes nearly oppose each other (a ball on two pegs nearly level with it) undo most
+   of each other's work, and the ball kept sinking a little every step and being pushed
+   back out, a ghost speed (5 cm/s on two pegs 3° above its centre; in piles, balls that
+   stood still on screen reporting mm/s to cm/s). A solution that would change the
+   body's velocity by more than `BLOCK_REACH` is refused, and those contacts are left
+   to the passes as before. (A body pressed into only one of them, though both hold it,
+   as on two pegs under gravity tilted further than the lower one is steep, is left to
+   the passes too.) Where a level's
    passes do not settle it and a body standing firm sideways still closes in on the one
    it stands firm against (a ball sliding off the single ball it rests on, into a
    neighbour held by a wall: the neighbour was squeezed between two bodies that
@@ -94,7 +99,8 @@ from .walls import contain, wall_resting_speed
 
 BLOCK_REACH = 3.0
 """The most that solving a body's contacts with what stands firm together (`_block`) may change
-its velocity, in steps' worth of its summed acceleration (a ball resting in a notch needs one).
+its velocity, in steps' worth of its summed acceleration (measured as the sum of its two
+components' sizes; a ball resting in a notch needs one).
 Solved exactly, bodies standing firm that close in on each other across a body, or one firm
 body pressing it into a wall, ask any speed of it: a ball between two side neighbours closing
 in at 4 cm/s was squeezed out upwards at 6 m/s, and a column standing on a ball that rose at
@@ -155,11 +161,10 @@ def _weights(b, first, second, nx, ny, k, level, side, unfirm):
 
 @_jit
 def _held_by(b, first, second, nx, ny, ks, level, side, unfirm):
-    """The bodies that two or more contacts of ``ks`` hold up against their summed
-    acceleration, each against a body that stands firm (a ball in the notch between two
-    below it): for each such body, its contacts' places in ``ks``
-    (``places[start[x]:start[x + 1]]`` for the x-th body, ``bodies[x]``), and for each
-    place, which of them it belongs to (-1: none)."""
+    """The bodies that their summed acceleration presses into two or more bodies that stand
+    firm, along contacts of ``ks`` (a ball in the notch between two below it): for each
+    such body, its contacts' places in ``ks`` (``places[start[x]:start[x + 1]]`` for the
+    x-th body, ``bodies[x]``), and for each place, which of them it belongs to (-1: none)."""
     b, first, second, nx, ny, ks = lent(b), lent(first), lent(second), lent(nx), lent(ny), lent(ks)
     level, side, unfirm = lent(level), lent(side), lent(unfirm)  # (arguments: see `compiled.lent`)
     n = b.pos.shape[0]
@@ -219,7 +224,7 @@ def _block(b, f, qs, ks, first, second, nx, ny, push, dx, dy, c, lam, reach):
     with which it closes in on none of them, each pushing it and none pulling (the least
     change: at most two of them push in a plane). Returns the largest change of a push (as
     a speed), or -1 if no such velocity was found, or only one farther than ``reach`` (m/s)
-    from where it starts (`BLOCK_REACH`); then nothing is changed."""
+    from the velocity the other contacts leave it (`BLOCK_REACH`); then nothing is changed."""
     b, qs, ks, first, second, nx, ny, push = lent(b), lent(qs), lent(ks), lent(first), lent(second), lent(nx), \
         lent(ny), lent(push)
     dx, dy, c, lam = lent(dx), lent(dy), lent(c), lent(lam)  # (arguments: see `compiled.lent`)
@@ -310,7 +315,7 @@ def _solve(b, first, second, nx, ny, push, ks, level, side, passes, unfirm, span
     body of a contact between levels stands firm, and between two of one level, the one
     that only the other is pressed into, if something holds it sideways (``side``:
     `_sideways`), unless the contact is marked in ``unfirm``; and the contacts of a body
-    held against two or more bodies that stand firm are solved together, exactly (`_block`,
+    pressed into two or more bodies that stand firm are solved together, exactly (`_block`,
     met at the first of them): a ball in the notch between two nearly level with it, pushed
     by one contact and then the other, would need hundreds of passes. Returns whether the
     last pass changed no velocity by more than `APPROACH`."""
