@@ -7,6 +7,7 @@
   touch (time of impact), and the queue of contacts in time order.
 - `contacts`: two bodies' collision (the one-dimensional formula in the frame
   tilted to the line of centres), and when a slow approach is a resting contact.
+- `passes`: the passes over resting contacts that settle their velocities.
 - `resting`: settling what touches at a step's end: resting contacts, support
   levels and loads, half-overlap separation.
 - `walls`: reaching a wall, bouncing off it, resting on it, and staying inside the box.
