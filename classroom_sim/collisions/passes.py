@@ -5,7 +5,9 @@ until its two bodies no longer close in along the contact's normal, contact afte
 contact, pass after pass. In the level solve of `resting` the lower body of a contact
 stands firm (`_weights`); a body that its summed acceleration presses into two or more
 bodies standing firm has those contacts solved together, exactly, in each pass (`_block`),
-within `BLOCK_REACH`. `resting` says why each of these is so.
+within `BLOCK_REACH`. A body standing firm that comes towards the other across a gap
+pushes it only as far as it would cross the gap within a step (`_firm_approach`).
+`resting` says why each of these is so.
 """
 
 from __future__ import annotations
@@ -48,6 +50,20 @@ def _weights(b, first, second, nx, ny, k, level, side, unfirm):
             elif into_j and not into_i and _held_sideways(level, side, j):
                 wj = 0.0
     return wi, wj
+
+
+@_jit(inline=True)
+def _firm_approach(approach, slack):
+    """How fast a body standing firm comes towards the other body of a contact, as the contact
+    counts it (m/s): its ``approach`` less the ``slack`` of the contact (the speed that closes
+    the contact's gap within one step), never below zero; a body that draws away counts in
+    full. (Counted in full, a body below that still moved a little as the step ended
+    pushed the one above it away across a gap it would not have crossed in the step, and a
+    ball wedged between it and a wall was driven up the wall at twice its speed: piles
+    that stood still on screen reported 1-3 cm/s for ever.)"""
+    if approach <= 0.0:
+        return approach
+    return max(approach - slack, 0.0)
 
 
 @_jit
@@ -109,11 +125,12 @@ def _holds(dx, dy, c, m, vx, vy):
 
 
 @_jit
-def _block(b, f, qs, ks, first, second, nx, ny, push, dx, dy, c, lam, reach):
+def _block(b, f, qs, ks, first, second, nx, ny, slack, push, dx, dy, c, lam, reach):
     """The contacts ``ks[qs]`` of body ``f`` with bodies that stand firm, solved together and
     exactly: the velocity nearest the one the other contacts leave it (given their pushes),
-    with which it closes in on none of them, each pushing it and none pulling (the least
-    change: at most two of them push in a plane). Returns the largest change of a push (as
+    with which it closes in on none of them (each coming towards it as `_firm_approach`
+    counts), each pushing it and none pulling (the least change: at most two of them push
+    in a plane). Returns the largest change of a push (as
     a speed), or -1 if no such velocity was found, or only one farther than ``reach`` (m/s)
     from the velocity the other contacts leave it (`BLOCK_REACH`); then nothing is changed."""
     b, qs, ks, first, second, nx, ny, push = lent(b), lent(qs), lent(ks), lent(first), lent(second), lent(nx), \
@@ -130,7 +147,7 @@ def _block(b, f, qs, ks, first, second, nx, ny, push, dx, dy, c, lam, reach):
         o = j if i == f else i
         c[a] = 0.0
         if o >= 0:
-            c[a] = b.vel[o, 0] * dx[a] + b.vel[o, 1] * dy[a]
+            c[a] = _firm_approach(b.vel[o, 0] * dx[a] + b.vel[o, 1] * dy[a], slack[k])
         vx -= push[k] * w * dx[a]
         vy -= push[k] * w * dy[a]
         lam[a] = 0.0
@@ -176,16 +193,21 @@ def _block(b, f, qs, ks, first, second, nx, ny, push, dx, dy, c, lam, reach):
 
 
 @_jit(inline=True)
-def _one(b, first, second, nx, ny, push, k, level, side, unfirm):
+def _one(b, first, second, nx, ny, slack, push, k, level, side, unfirm):
     """One contact's step of `_solve`: its push changed so that its bodies no longer close
-    in (or it is zero and they part). Returns the change, as a speed."""
+    in (or it is zero and they part), a body standing firm coming towards the other as
+    `_firm_approach` counts it. Returns the change, as a speed."""
     i, j = first[k], second[k]
     wi, wj = _weights(b, first, second, nx, ny, k, level, side, unfirm)
     if wi + wj == 0.0:
         return 0.0
-    leaving = b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k]
-    if i >= 0:
-        leaving -= b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k]
+    vj = b.vel[j, 0] * nx[k] + b.vel[j, 1] * ny[k]
+    vi = b.vel[i, 0] * nx[k] + b.vel[i, 1] * ny[k] if i >= 0 else 0.0
+    if wi == 0.0:
+        vi = _firm_approach(vi, slack[k])
+    elif wj == 0.0:
+        vj = -_firm_approach(-vj, slack[k])
+    leaving = vj - vi
     change = max(push[k] - leaving / (wi + wj), 0.0) - push[k]
     if change == 0.0:
         return 0.0
@@ -199,8 +221,9 @@ def _one(b, first, second, nx, ny, push, k, level, side, unfirm):
 
 
 @_jit
-def _solve(b, first, second, nx, ny, push, ks, level, side, passes, unfirm, span):
-    """Projected Gauss-Seidel over the resting contacts ``ks``: each contact's accumulated
+def _solve(b, first, second, nx, ny, slack, push, ks, level, side, passes, unfirm, span):
+    """Projected Gauss-Seidel over the resting contacts ``ks`` (``slack``: the speed that closes
+    each contact's gap within one step, see `_firm_approach`): each contact's accumulated
     push (``push``, an impulse, never negative: contacts push, never pull) is changed
     until the two bodies no longer close in along n, or the push is zero and they part. With ``level``, the lower
     body of a contact between levels stands firm, and between two of one level, the one
@@ -226,20 +249,20 @@ def _solve(b, first, second, nx, ny, push, ks, level, side, passes, unfirm, span
         for q in range(len(ks)):
             x = block[q]
             if x < 0:
-                most = max(most, _one(b, first, second, nx, ny, push, ks[q], level, side, unfirm))
+                most = max(most, _one(b, first, second, nx, ny, slack, push, ks[q], level, side, unfirm))
                 continue
             qs = places[start[x]:start[x + 1]]
             if qs[0] != q:
                 continue  # (solved with the first)
             f = held[x]
             reach = BLOCK_REACH * (abs(b.pull[f, 0]) + abs(b.pull[f, 1])) * span
-            change = _block(b, f, lent(qs), ks, first, second, nx, ny, push, lent(dx), lent(dy), lent(c), lent(lam),
-                            reach)
+            change = _block(b, f, lent(qs), ks, first, second, nx, ny, slack, push, lent(dx), lent(dy), lent(c),
+                            lent(lam), reach)
             if change >= 0.0:
                 most = max(most, change)
                 continue
             for p in qs:  # (none found: each alone, as the others)
-                most = max(most, _one(b, first, second, nx, ny, push, ks[p], level, side, unfirm))
+                most = max(most, _one(b, first, second, nx, ny, slack, push, ks[p], level, side, unfirm))
         if most <= APPROACH:
             return True
     return False

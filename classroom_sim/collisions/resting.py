@@ -59,7 +59,13 @@ them and is a hair from the other, and both hold it (`supports.contacts_now`).
    body's velocity by more than `passes.BLOCK_REACH` is refused, and those contacts are left
    to the passes as before. (A body pressed into only one of them, though both hold it,
    as on two pegs under gravity tilted further than the lower one is steep, is left to
-   the passes too.) Where a level's
+   the passes too.) A body standing firm that still moves a little towards the other
+   across a gap (they are a hair apart) pushes it only by as much of that speed as
+   would cross the gap within a step (`passes._firm_approach`): counted in full, a ball
+   below that came towards the one above at 1.3 cm/s drove it, wedged between them and
+   a wall, up the wall at 2.7 cm/s, and its neighbours with it, while no gap closed,
+   step after step (piles that stood still on screen reported 1-3 cm/s for ever).
+   Where a level's
    passes do not settle it and a body standing firm sideways still closes in on the one
    it stands firm against (a ball sliding off the single ball it rests on, into a
    neighbour held by a wall: the neighbour was squeezed between two bodies that
@@ -158,7 +164,7 @@ def _bodies_of(first, second, ks):
 
 
 @_jit
-def _rest(b, first, second, nx, ny, resting, level, span):
+def _rest(b, first, second, nx, ny, slack, resting, level, span):
     """The ``resting`` contacts stop closing in (``b.vel``; or accelerating into each other,
     given the accelerations as ``vel``): projected Gauss-Seidel over all of them; where
     that does not settle within its passes, level by level from the ground up, the
@@ -166,7 +172,7 @@ def _rest(b, first, second, nx, ny, resting, level, span):
     b = lent(b)  # (arguments: see `compiled.lent`)
     m = len(first)
     before = b.vel.copy()
-    if _solve(b, first, second, nx, ny, np.zeros(m), resting, np.empty(0, np.int64), np.empty(0, np.int64),
+    if _solve(b, first, second, nx, ny, slack, np.zeros(m), resting, np.empty(0, np.int64), np.empty(0, np.int64),
               VELOCITY_PASSES, np.zeros(m, np.bool_), span):
         return
     b.vel[:] = before  # (what the unfinished passes left would be carried up as if it were support)
@@ -199,7 +205,7 @@ def _rest(b, first, second, nx, ny, resting, level, span):
         bodies = _bodies_of(first, second, ks)
         vel = b.vel[bodies].copy()
         kept = push[ks].copy()
-        if not _solve(b, first, second, nx, ny, push, ks, level, side, passes, unfirm, span):
+        if not _solve(b, first, second, nx, ny, slack, push, ks, level, side, passes, unfirm, span):
             # a body standing firm sideways that still closes in on the one it stands firm
             # against squeezes it against what holds that one (a ball sliding off the one it
             # rests on into a neighbour held by a wall), and the passes cannot settle it:
@@ -216,7 +222,7 @@ def _rest(b, first, second, nx, ny, resting, level, span):
                 firm_vel, firm_push = b.vel[bodies].copy(), push[ks].copy()
                 b.vel[bodies] = vel
                 push[ks] = kept
-                _solve(b, first, second, nx, ny, push, ks, level, side, passes, unfirm, span)
+                _solve(b, first, second, nx, ny, slack, push, ks, level, side, passes, unfirm, span)
                 if not _closing_most(b, first, second, nx, ny, ks) < firm:
                     b.vel[bodies] = firm_vel
                     push[ks] = firm_push
@@ -267,7 +273,11 @@ def settle(b, pi, pj, rules, touching):
     resting = resting[:count]
     if count:
         before = b.vel.copy()
-        _rest(b, first, second, nx, ny, resting, np.empty(0, np.int64), span)
+        slack = np.zeros(m)  # the speed that closes each contact's gap within a step
+        if span > 0.0:
+            for k in resting:
+                slack[k] = max(gap[k], 0.0) / span
+        _rest(b, first, second, nx, ny, slack, resting, np.empty(0, np.int64), span)
         # 2. positions follow the change of velocity (see the module's text), as far as it
         # takes two bodies back to touching, and a hair (`HAIR`) further at most
         n = b.pos.shape[0]
