@@ -6,7 +6,8 @@ contact, pass after pass. In the level solve of `resting` the lower body of a co
 stands firm (`_weights`); a body that its summed acceleration presses into two or more
 bodies standing firm has those contacts solved together, exactly, in each pass (`_block`),
 within `BLOCK_REACH`. A body standing firm that comes towards the other across a gap
-pushes it only as far as it would cross the gap within a step (`_firm_approach`).
+pushes it only by what its approach exceeds the speed that closes the gap within a step
+(`_firm_approach`).
 `resting` says why each of these is so.
 """
 

@@ -60,11 +60,13 @@ them and is a hair from the other, and both hold it (`supports.contacts_now`).
    to the passes as before. (A body pressed into only one of them, though both hold it,
    as on two pegs under gravity tilted further than the lower one is steep, is left to
    the passes too.) A body standing firm that still moves a little towards the other
-   across a gap (they are a hair apart) pushes it only by as much of that speed as
-   would cross the gap within a step (`passes._firm_approach`): counted in full, a ball
-   below that came towards the one above at 1.3 cm/s drove it, wedged between them and
-   a wall, up the wall at 2.7 cm/s, and its neighbours with it, while no gap closed,
-   step after step (piles that stood still on screen reported 1-3 cm/s for ever).
+   across a gap (they are a hair apart) pushes it only by what its approach exceeds the
+   speed that closes the gap within a step (`passes._firm_approach`): counted in full, a
+   ball below that came towards the one above at 1.3 cm/s drove it, wedged between them
+   and a wall, up the wall at 2.7 cm/s, and its neighbours with it, while no gap closed,
+   step after step (piles that stood still on screen reported 1-3 cm/s for ever). (Only
+   the firm body's approach is so discounted: a body may not itself close in on what it
+   rests on, even across a gap, for the reason in 1. above.)
    Where a level's
    passes do not settle it and a body standing firm sideways still closes in on the one
    it stands firm against (a ball sliding off the single ball it rests on, into a
@@ -165,10 +167,11 @@ def _bodies_of(first, second, ks):
 
 @_jit
 def _rest(b, first, second, nx, ny, slack, resting, level, span):
-    """The ``resting`` contacts stop closing in (``b.vel``; or accelerating into each other,
-    given the accelerations as ``vel``): projected Gauss-Seidel over all of them; where
-    that does not settle within its passes, level by level from the ground up, the
-    bodies below standing firm (``level``, found here if empty)."""
+    """The ``resting`` contacts stop closing in (``b.vel``; a body standing firm comes
+    towards the other as `passes._firm_approach` counts it, by ``slack``): projected
+    Gauss-Seidel over all of them; where that does not settle within its passes, level by
+    level from the ground up, the bodies below standing firm (``level``, found here if
+    empty)."""
     b = lent(b)  # (arguments: see `compiled.lent`)
     m = len(first)
     before = b.vel.copy()
@@ -210,7 +213,8 @@ def _rest(b, first, second, nx, ny, slack, resting, level, span):
             # against squeezes it against what holds that one (a ball sliding off the one it
             # rests on into a neighbour held by a wall), and the passes cannot settle it:
             # the level again, those contacts moving both their bodies, kept if its
-            # contacts then close in slower
+            # contacts then close in slower (judged by their whole closing speed: judged by
+            # what exceeds their slack, three piles of the tests kept ghost speeds)
             firm = _closing_most(b, first, second, nx, ny, ks)
             again = False
             for k in ks:
@@ -273,10 +277,13 @@ def settle(b, pi, pj, rules, touching):
     resting = resting[:count]
     if count:
         before = b.vel.copy()
-        slack = np.zeros(m)  # the speed that closes each contact's gap within a step
+        slack = np.zeros(m)  # the speed that closes each contact's gap within a step (none if touching)
         if span > 0.0:
             for k in resting:
-                slack[k] = max(gap[k], 0.0) / span
+                i, j = first[k], second[k]
+                reach = b.radius[j] + (b.radius[i] if i >= 0 else 0.0)
+                if gap[k] > TOUCH * reach:
+                    slack[k] = gap[k] / span
         _rest(b, first, second, nx, ny, slack, resting, np.empty(0, np.int64), span)
         # 2. positions follow the change of velocity (see the module's text), as far as it
         # takes two bodies back to touching, and a hair (`HAIR`) further at most
