@@ -7,8 +7,7 @@ stands firm (`_weights`); a body that its summed acceleration presses into two o
 bodies standing firm has those contacts solved together, exactly, in each pass (`_block`),
 within `BLOCK_REACH`. A body standing firm that comes towards the other across a gap
 pushes it only by what its approach exceeds the speed that closes the gap within a step
-(`_firm_approach`).
-`resting` says why each of these is so.
+(`_firm_approach`). `resting` says why each of these is so.
 """
 
 from __future__ import annotations
@@ -131,9 +130,9 @@ def _block(b, f, qs, ks, first, second, nx, ny, slack, push, dx, dy, c, lam, rea
     exactly: the velocity nearest the one the other contacts leave it (given their pushes),
     with which it closes in on none of them (each coming towards it as `_firm_approach`
     counts), each pushing it and none pulling (the least change: at most two of them push
-    in a plane). Returns the largest change of a push (as
-    a speed), or -1 if no such velocity was found, or only one farther than ``reach`` (m/s)
-    from the velocity the other contacts leave it (`BLOCK_REACH`); then nothing is changed."""
+    in a plane). Returns the largest change of a push (as a speed), or -1 if no such
+    velocity was found, or only one farther than ``reach`` (m/s) from the velocity the
+    other contacts leave it (`BLOCK_REACH`); then nothing is changed."""
     b, qs, ks, first, second, nx, ny, push = lent(b), lent(qs), lent(ks), lent(first), lent(second), lent(nx), \
         lent(ny), lent(push)
     dx, dy, c, lam = lent(dx), lent(dy), lent(c), lent(lam)  # (arguments: see `compiled.lent`)
