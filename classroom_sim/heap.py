@@ -1,7 +1,9 @@
 """The C heap that a step's compiled code allocates from: what a step frees is kept for the next.
 
-A step allocates its working arrays (its pairs, its queue of contacts, its contacts at the
-end: a few numbers a body each) and frees them as it ends. glibc serves a block over its
+A step takes most of its working arrays from a block the World keeps
+(`collisions.scratch`), but still allocates some (the level solve's, a queue grown
+within a step, a block grown: a few numbers a body each) and frees them as it ends.
+glibc serves a block over its
 mmap threshold (128 KiB at first: one number a body from 16,000 bodies, two from 8,000)
 with fresh pages from the system, and hands them back when the block is freed; and it
 hands the top of its heap back whenever more than its trim threshold lies free there.

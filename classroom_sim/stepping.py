@@ -37,7 +37,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .collisions import broad
+from .collisions import broad, scratch
 from .collisions.contacts import collide, pair_resting_speed
 from .collisions.resting import settle
 from .collisions.supports import AFLOAT, supports
@@ -82,16 +82,20 @@ pair, -1 ending a list); and the pairs themselves, once each (``first``, ``secon
 
 
 @_jit
-def _later(n, room):
-    return Later(np.full(n, -1, np.int64), np.empty(2 * room, np.int64), np.empty(2 * room, np.int64),
-                 np.empty(room, np.int64), np.empty(room, np.int64), np.zeros(1, np.int64))
+def _later(n, room, block):
+    """A `Later` for ``n`` bodies with room for ``room`` pairs, from ``block`` (`scratch`)."""
+    out = Later(scratch.ints(block, n), scratch.ints(block, 2 * room), scratch.ints(block, 2 * room),
+                scratch.ints(block, room), scratch.ints(block, room), scratch.ints(block, 1))
+    out.head[:] = -1
+    out.count[0] = 0
+    return out
 
 
 @_jit
 def _more(later, need):
     """A copy of ``later`` with room for ``need`` more pairs (and then some)."""
     m = later.count[0]
-    out = _later(len(later.head), 2 * (m + need) + 16)
+    out = _later(len(later.head), 2 * (m + need) + 16, scratch.none())
     out.head[:] = later.head
     out.next[:2 * m] = later.next[:2 * m]
     out.other[:2 * m] = later.other[:2 * m]
@@ -309,13 +313,14 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded,
 
 
 @_jit
-def advance(b, rules, log, owners):
+def advance(b, rules, log, owners, block):
     """Advance every body of ``b`` (`motion.Bodies`, their clocks at ``rules.start``) to
     ``rules.end``, in place (``owners``: arrays that ``b`` holds `compiled.lent` views
-    of, alive while this runs). Returns the number of collisions (each written to ``log``
-    while there is room) and the flags of the caps that cut the work short
-    (`CUT_EVENTS`, `CUT_PASSES`)."""
+    of, alive while this runs; ``block``: the memory to work in, `scratch`). Returns the
+    number of collisions (each written to ``log`` while there is room) and the flags of
+    the caps that cut the work short (`CUT_EVENTS`, `CUT_PASSES`)."""
     b, rules, log = lent(b), lent(rules), lent(log)  # (see `compiled.lent`: arguments, alive meanwhile)
+    block = lent(block)
     n = b.pos.shape[0]
     t0, end = rules.start, rules.end
     walls = len(rules.bounds) == 4
@@ -329,8 +334,8 @@ def advance(b, rules, log, owners):
     for i in range(n):
         extent[i] = b.radius[i] + (_disc(b, i, t0, rules) - b.radius[i]) * DISC_MARGIN
     # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
-    pi, pj, _, grid, loose, biggest = broad.plan(centre, extent, fixed)
-    level, loaded, touching = supports(b, pi, pj, rules)  # what rests on what, held up by it
+    pi, pj, _, grid, loose, biggest = broad.plan_in(centre, extent, fixed, block)
+    level, loaded, touching = supports(b, pi, pj, rules, block)  # what rests on what, held up by it
     # each body's neighbours: those of the plan (first, other), and those found later (a list each)
     first = np.zeros(n + 1, np.int64)
     for k in range(len(pi)):
@@ -345,8 +350,8 @@ def advance(b, rules, log, owners):
         fill[pi[k]] += 1
         other[fill[pj[k]]] = pi[k]
         fill[pj[k]] += 1
-    later = _later(n, 2 * n + 16)
-    q = queue(len(pi) + 3 * n + 64)  # room for the contacts found as the step begins, and more
+    later = _later(n, 2 * n + 16, block)
+    q = queue(len(pi) + 3 * n + 64, block)  # room for the contacts found as the step begins, and more
     for k in _may_meet(b, pi, pj, end - t0):
         s = _pair_time(b, pi[k], pj[k], t0, rules, lent(level), lent(loaded))
         if s != NONE:
@@ -357,7 +362,7 @@ def advance(b, rules, log, owners):
                 tw, w = wall_contact(b, i, t0, rules)
                 if tw != NONE:
                     push(lent(q), tw, i, -1 - w, 0)
-    spare = broad.loose_start(centre, extent, grid, loose)
+    spare = broad.loose_start(centre, extent, grid, loose, block)
     reach = Reach(centre, extent, fixed, loose, first, other, np.empty(n, np.int64))
     stamp = np.zeros(n, np.int64)
     hits = np.zeros(n, np.int64)
@@ -376,7 +381,7 @@ def advance(b, rules, log, owners):
     if extra:  # (never among the plan's: `_meet`; after them, in the order found)
         pi = np.concatenate((pi, later.first[:extra]))
         pj = np.concatenate((pj, later.second[:extra]))
-    left_over = settle(b, pi, pj, rules, touching)
+    left_over = settle(b, pi, pj, rules, touching, block)
     if left_over:
         flags |= CUT_PASSES
     if walls:
@@ -388,15 +393,54 @@ def advance(b, rules, log, owners):
     return logged, flags
 
 
+LOG_WORDS = 13
+"""The words of the block (`scratch`) a row of the collision log takes (`motion.Log`): the
+pair, the normal and four velocities, the time."""
+
+
 @_jit
-def step(pos, vel, acc, radius, inv_mass, bounds, e, e_wall, method, start, end, pairs, vectors, times):
+def step(pos, vel, acc, radius, inv_mass, bounds, e, e_wall, method, start, end, log_room, block):
     """`advance` from the World's own arrays: the bodies (``acc`` their summed
     accelerations, left as they are), the box (``bounds``, or empty), the restitutions,
-    the integrator's code (`collisions.METHODS`), the step's times, and the room of the
-    collision log (`motion.Log`). One call with arrays and numbers: handing structures
-    from Python to compiled code costs more than a small step."""
+    the integrator's code (`collisions.METHODS`), the step's times, the rows of collision
+    log wanted, and the memory to work in (``block``, `scratch`: the step leaves in it how
+    much it took; the log is its first words, `log_of`, and the caller gives it room for
+    them, `log_words`). One call with arrays and numbers: handing structures from
+    Python to compiled code costs more than a small step, and each array more than 50 ns
+    of it."""
     n = pos.shape[0]
-    moving, clock = acc.copy(), np.full(n, start)
+    if len(block) == 0:
+        raise ValueError("a step's block needs at least its top word (collisions.scratch)")
+    scratch.start(block)
+    block = lent(block)
+    at = scratch.FIRST
+    if log_room > 0:
+        at = scratch.words(block, LOG_WORDS * log_room)  # (at `scratch.FIRST`, the first words taken)
+        if at < 0:
+            raise ValueError("a step's block has no room for its collision log (stepping.log_words)")
+    log = Log(lent(block[at:at + 2 * log_room]).reshape((log_room, 2)),
+              lent(block[at + 2 * log_room:at + 12 * log_room].view(np.float64)).reshape((log_room, 5, 2)),
+              lent(block[at + 12 * log_room:at + LOG_WORDS * log_room].view(np.float64)))
+    moving = scratch.floats(block, 2 * n).reshape((n, 2))
+    clock = scratch.floats(block, n)
+    moving[:, :] = acc
+    clock[:] = start
     bodies = Bodies(lent(pos), lent(vel), lent(moving), lent(acc), lent(radius), lent(inv_mass), lent(clock))
     rules = Rules(lent(bounds), e, e_wall, method, SQUARE[method], start, end)
-    return advance(bodies, rules, Log(lent(pairs), lent(vectors), lent(times)), (moving, clock))
+    logged, flags = advance(bodies, rules, lent(log), (moving, clock), block)
+    return logged, flags, block[scratch.TOP]
+
+
+def log_words(rows: int) -> int:
+    """The length of a block (words) that holds a collision log of ``rows`` (`step`)."""
+    return scratch.FIRST + LOG_WORDS * rows
+
+
+def log_of(block: np.ndarray, rows: int):
+    """The collision log that `step` wrote in ``block`` (pairs, vectors, times: `motion.Log`)
+    with room for ``rows``, as views of it: read before the block is stepped again."""
+    at = scratch.FIRST
+    pairs = block[at:at + 2 * rows].reshape(rows, 2)
+    vectors = block[at + 2 * rows:at + 12 * rows].view(np.float64).reshape(rows, 5, 2)
+    times = block[at + 12 * rows:at + LOG_WORDS * rows].view(np.float64)
+    return pairs, vectors, times

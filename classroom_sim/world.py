@@ -31,9 +31,6 @@ DEGRADED = {
 """What each of `World.degraded`'s counters means, in words for a status bar."""
 
 
-_NO_LOG = collisions.Log(np.empty((0, 2), np.int64), np.empty((0, 5, 2)), np.empty(0))
-"""The collision log of a step that keeps none: no room (shared: nothing is ever written)."""
-
 heap.keep_freed()  # (the arrays a step frees are kept for the next: see `heap`)
 
 
@@ -79,6 +76,7 @@ class World(Instants):
         self._wall_restitution = check_fraction(wall_restitution, "wall_restitution")
         self.integrator = integrator
         self._acc_cache = np.empty((0, 2))
+        self._scratch = np.ones(1, np.int64)  # the memory a step works in (`collisions.scratch`), grown as needed
         self._state_dependent = False
         self._samplers: list = []
         self.collision_report: list | None = None
@@ -434,21 +432,23 @@ class World(Instants):
             return
         acc = self._accelerations_now()
         report = self.collision_report
-        size = 4 * len(self._names) + 64 if report is not None else 0
-        log = collisions.Log(np.empty((size, 2), np.int64), np.empty((size, 5, 2)), np.empty(size)) \
-            if size else _NO_LOG
-        count, flags = stepping.step(self._pos, self._vel, acc, self._radius, self._inv_mass, *self._rules_now(),
-                                     float(self.time), float(target), *log)
+        size = 0 if report is None else 4 * len(self._names) + 64
+        if size and len(self._scratch) < stepping.log_words(size):  # (the log is written in it)
+            self._scratch = np.zeros(2 * stepping.log_words(size), np.int64)
+        count, flags, took = stepping.step(self._pos, self._vel, acc, self._radius, self._inv_mass,
+                                           *self._rules_now(), float(self.time), float(target), size, self._scratch)
+        if report is not None and count:
+            kept = min(count, size)
+            pairs, vectors, times = stepping.log_of(self._scratch, size)
+            report.extend(collisions_of(times[:kept], pairs[:kept], vectors[:kept], self._names, self._mass))
+        if took > len(self._scratch):  # (the step allocated what did not fit: room for the next ones)
+            self._scratch = np.zeros(took + took // 2, np.int64)
         if flags & stepping.CUT_EVENTS:
             self.degraded["contacts"] += 1
         if flags & stepping.CUT_PASSES:
             self.degraded["passes"] += 1
         if report is not None and count > size:
             self.degraded["log"] += 1
-        if report is not None and count:
-            kept = min(count, size)
-            report.extend(collisions_of(log.times[:kept], log.pairs[:kept], log.vectors[:kept], self._names,
-                                        self._mass))
 
     # -- output -------------------------------------------------------------------------------
     def _settings_now(self) -> Settings:

@@ -11,6 +11,7 @@
 - `resting`: settling what touches at a step's end: resting contacts, support
   levels and loads, half-overlap separation.
 - `walls`: reaching a wall, bouncing off it, resting on it, and staying inside the box.
+- `scratch`: the memory a step works in, from one block the World keeps.
 
 Their loops are compiled by numba (see `compiled`), without the GIL, so that the
 GUI thread keeps painting while the physics thread is inside one.

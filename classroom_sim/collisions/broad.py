@@ -22,6 +22,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..compiled import jit as _jit
+from . import scratch
 
 
 Grid = namedtuple("Grid", "cx cy ncx ncy start order rank cell xmin ymin")
@@ -201,15 +202,17 @@ def _in_order(pi, pj, order, rank):
 
 
 @_jit
-def _nine_in_ten(extent):
+def _nine_in_ten(extent, block):
     """The nine-in-ten mark of a sample of at most 64 of ``extent`` (evenly spaced): the
     k-th largest, k a tenth of the sample, kept in a list of the k largest so far (for
-    so few, cheaper than sorting the sample: 0.06 against 0.57 µs)."""
+    so few, cheaper than sorting the sample: 0.06 against 0.57 µs). (Memory from ``block``:
+    `scratch`.)"""
     n = len(extent)
     every = (n + 63) // 64
     size = (n + every - 1) // every
     k = size - (9 * size) // 10
-    top = np.full(k, -np.inf)  # the k largest so far, largest first
+    top = scratch.floats(block, k)  # the k largest so far, largest first
+    top[:] = -np.inf
     for q in range(0, n, every):
         x = extent[q]
         if x > top[k - 1]:
@@ -223,6 +226,12 @@ def _nine_in_ten(extent):
 
 @_jit
 def plan(pos, extent, skip):
+    """`plan_in`, in memory of its own."""
+    return plan_in(pos, extent, skip, scratch.none())
+
+
+@_jit
+def plan_in(pos, extent, skip, block):
     """Every pair with |x_i - x_j| < extent_i + extent_j, except pairs of two
     ``skip`` bodies, in grid order; each body's place in that order (its
     rank, for `merge_pairs`); and what `pairs_again` needs to find more pairs
@@ -239,13 +248,15 @@ def plan(pos, extent, skip):
     by the place of i, then of j. Neighbours are listed one after another, so
     a pass over the pairs finds its bodies close at hand in memory; and the
     grid's scan finds them in that order, so they need no sorting.
+
+    (Memory from ``block``: `scratch`.)
     """
     n = pos.shape[0]
     if n < 2:
         empty = np.empty(0, np.int64)
         grid = _cells(pos, np.zeros(n, np.bool_), 1.0)
         return empty, empty, grid.rank, grid, np.ones(n, np.bool_), 0.0
-    cell = 3.0 * _nine_in_ten(extent)
+    cell = 3.0 * _nine_in_ten(extent, block)
     small = extent <= 0.5 * cell
     grid = _cells(pos, small, cell)
     gi, gj = _every_grid_pair(pos, extent, skip, grid)
@@ -397,12 +408,18 @@ each cell, ``next`` of each body, -1 ending a list; ``cell``, where each body is
 
 
 @_jit
-def loose_start(centre, extent, grid, loose):
-    """The `Loose` of a step whose plan left the ``loose`` bodies out of its grid."""
+def loose_start(centre, extent, grid, loose, block):
+    """The `Loose` of a step whose plan left the ``loose`` bodies out of its grid (memory
+    from ``block``: `scratch`)."""
     n = centre.shape[0]
     cells = max(grid.ncx * grid.ncy, 1)
-    out = Loose(np.full(cells, -1, np.int64), np.full(n, -1, np.int64), np.full(n, -1, np.int64),
-                np.empty(n, np.int64), np.zeros(1, np.int64), np.zeros(1))
+    out = Loose(scratch.ints(block, cells), scratch.ints(block, n), scratch.ints(block, n),
+                scratch.ints(block, n), scratch.ints(block, 1), scratch.floats(block, 1))
+    out.head[:] = -1
+    out.next[:] = -1
+    out.cell[:] = -1
+    out.count[0] = 0
+    out.reach[0] = 0.0
     for b in range(n):
         if loose[b]:
             loose_add(out, centre, extent, grid, b)

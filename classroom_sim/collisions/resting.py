@@ -100,6 +100,7 @@ import math
 import numpy as np
 
 from ..compiled import jit as _jit, lent
+from . import scratch
 from .contacts import normal, pair_resting_speed
 from .schedule import APPROACH, TOUCH
 from .passes import _solve
@@ -166,22 +167,25 @@ def _bodies_of(first, second, ks):
 
 
 @_jit
-def _rest(b, first, second, nx, ny, slack, resting, level, span):
+def _rest(b, first, second, nx, ny, slack, resting, level, span, block):
     """The ``resting`` contacts stop closing in (``b.vel``; a body standing firm comes
     towards the other as `passes._firm_approach` counts it, by ``slack``): projected
     Gauss-Seidel over all of them; where that does not settle within its passes, level by
     level from the ground up, the bodies below standing firm (``level``, found here if
-    empty)."""
+    empty). (Memory from ``block``: `scratch`.)"""
     b = lent(b)  # (arguments: see `compiled.lent`)
-    m = len(first)
-    before = b.vel.copy()
-    if _solve(b, first, second, nx, ny, slack, np.zeros(m), resting, np.empty(0, np.int64), np.empty(0, np.int64),
-              VELOCITY_PASSES, np.zeros(m, np.bool_), span):
+    m, n = len(first), b.pos.shape[0]
+    before = scratch.floats(block, 2 * n).reshape((n, 2))
+    before[:, :] = b.vel
+    push, unfirm, none = scratch.floats(block, m), scratch.flags(block, m), scratch.ints(block, 0)
+    push[:] = 0.0
+    unfirm[:] = False
+    if _solve(b, first, second, nx, ny, slack, push, resting, none, none, VELOCITY_PASSES, unfirm, span):
         return
     b.vel[:] = before  # (what the unfinished passes left would be carried up as if it were support)
     if len(level) == 0:
-        level = _levels(b, first, second, nx, ny)
-    side = _sideways(b, first, second, nx, ny, level)
+        level = _levels(b, first, second, nx, ny, block)
+    side = _sideways(b, first, second, nx, ny, level, block)
     count = len(resting)
     keys = np.empty(count, np.int64)
     for q in range(count):
@@ -249,19 +253,19 @@ def _on_touching(b, i, j, nx, ny, gap, closing):
 
 
 @_jit
-def settle(b, pi, pj, rules, touching):
+def settle(b, pi, pj, rules, touching, block):
     """What touches at the end of a step, among the pairs (pi, pj) in their order: see the
     module's text. Returns whether overlaps of more than `OVERLAP_LEFT` were left for the
-    next step (too many pressed bodies for the passes)."""
+    next step (too many pressed bodies for the passes). (Memory from ``block``: `scratch`.)"""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     span = rules.end - rules.start
-    first, second, nx, ny, gap = contacts_now(b, pi, pj, rules.bounds, span)
+    first, second, nx, ny, gap = contacts_now(b, pi, pj, rules.bounds, span, block)
     m = len(first)
     # 1. velocities: the resting contacts stop closing in (an impact, closing in faster,
     # is left to the next step's schedule, which resolves impacts one by one at s = 0)
-    resting = np.empty(m, np.int64)
+    resting = scratch.ints(block, m)
     count = 0
-    loaded = _loaded(b, first, second, nx, ny) if m else np.zeros(0, np.bool_)
+    loaded = _loaded(b, first, second, nx, ny, block) if m else scratch.flags(block, 0)
     for k in range(m):
         i, j = first[k], second[k]
         closing = _closing(b, i, j, nx[k], ny[k])
@@ -276,18 +280,19 @@ def settle(b, pi, pj, rules, touching):
         count += not closing > fast
     resting = resting[:count]
     if count:
+        n = b.pos.shape[0]
         before = b.vel.copy()
-        slack = np.zeros(m)  # the speed that closes each contact's gap within a step (none if touching)
+        slack = scratch.floats(block, m)  # the speed that closes each contact's gap within a step (none if touching)
+        slack[:] = 0.0
         if span > 0.0:
             for k in resting:
                 i, j = first[k], second[k]
                 reach = b.radius[j] + (b.radius[i] if i >= 0 else 0.0)
                 if gap[k] > TOUCH * reach:
                     slack[k] = gap[k] / span
-        _rest(b, first, second, nx, ny, slack, resting, np.empty(0, np.int64), span)
+        _rest(b, first, second, nx, ny, slack, resting, scratch.ints(block, 0), span, block)
         # 2. positions follow the change of velocity (see the module's text), as far as it
         # takes two bodies back to touching, and a hair (`HAIR`) further at most
-        n = b.pos.shape[0]
         scale = np.ones(n)
         for k in resting:
             i, j = first[k], second[k]

@@ -26,6 +26,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..compiled import jit as _jit
+from . import scratch
 
 SQUARE = (0.5, 1.0, 0.0)
 """Each integrator's c in x + v s + c a s² (by the codes of `METHODS`)."""
@@ -203,15 +204,18 @@ heap reads its times and moves one row.)"""
 
 
 @_jit
-def queue(room):
-    return Queue(np.empty(room), np.empty((room, 3), np.int64), np.zeros(1, np.int64))
+def queue(room, block):
+    """An empty queue with room for ``room`` contacts, from ``block`` (`scratch`)."""
+    size = scratch.ints(block, 1)
+    size[0] = 0
+    return Queue(scratch.floats(block, room), scratch.ints(block, 3 * room).reshape((room, 3)), size)
 
 
 @_jit
 def grown(q, need):
     """A copy of ``q`` with room for ``need`` more contacts (and then some)."""
     n = q.size[0]
-    out = queue(2 * (n + need) + 16)
+    out = queue(2 * (n + need) + 16, scratch.none())
     out.time[:n] = q.time[:n]
     out.item[:n] = q.item[:n]
     out.size[0] = n

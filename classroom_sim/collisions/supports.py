@@ -22,6 +22,7 @@ import math
 import numpy as np
 
 from ..compiled import jit as _jit, lent
+from . import scratch
 from .contacts import normal
 from .schedule import TOUCH
 from .walls import AT_WALL, pull_of
@@ -73,20 +74,21 @@ def _touching(b, pi, pj, span):
 
 
 @_jit
-def contacts_now(b, pi, pj, bounds, span):
+def contacts_now(b, pi, pj, bounds, span, block):
     """What touches now: the pairs among (pi, pj) that touch or overlap, and the walls
     that their movable bodies touch; with ``span`` > 0, also what is near enough to come
     to rest on within a step that long (`_within`). Each contact is (first, second, nx,
     ny, gap), n the normal from the first to the second; a wall is a first of -1, its normal
-    pointing into the box; ``gap`` is how far apart they are (m, negative for an overlap)."""
+    pointing into the box; ``gap`` is how far apart they are (m, negative for an overlap).
+    (Memory from ``block``: `scratch`.)"""
     b = lent(b)  # (arguments: see `compiled.lent`)
     ks = _touching(b, pi, pj, span)
     room = len(ks) + (8 * len(ks) if len(bounds) == 4 else 0)
-    first = np.empty(room, np.int64)
-    second = np.empty(room, np.int64)
-    nx = np.empty(room)
-    ny = np.empty(room)
-    gap = np.empty(room)
+    first = scratch.ints(block, room)
+    second = scratch.ints(block, room)
+    nx = scratch.floats(block, room)
+    ny = scratch.floats(block, room)
+    gap = scratch.floats(block, room)
     for m in range(len(ks)):
         i, j = pi[ks[m]], pj[ks[m]]
         first[m], second[m] = i, j
@@ -94,7 +96,8 @@ def contacts_now(b, pi, pj, bounds, span):
         gap[m] = dist - b.radius[i] - b.radius[j]
     m = len(ks)
     if len(bounds) == 4 and len(ks):
-        seen = np.zeros(b.pos.shape[0], np.bool_)
+        seen = scratch.flags(block, b.pos.shape[0])
+        seen[:] = False
         for q in range(2 * len(ks)):
             i = first[q // 2] if q % 2 == 0 else second[q // 2]
             if seen[i] or b.inv_mass[i] == 0.0:
@@ -140,17 +143,19 @@ def _both_ways(n, first, second):
 
 
 @_jit
-def _chains(b, first, second, nx, ny, level):
+def _chains(b, first, second, nx, ny, level, block):
     """How many bodies, each pressed into the next (its summed acceleration points into it),
     stand between each body and what holds it: `GROUND` for a fixed body and for one pressed
     into a wall, `AFLOAT` where no such chain reaches it. With ``level`` empty, what holds
     is the ground (a wall that holds a body up: `HELD_BY_WALL`); otherwise (`_sideways`)
-    a wall that a body is pressed into but not held up by, and a chain keeps to one level."""
+    a wall that a body is pressed into but not held up by, and a chain keeps to one level.
+    (Memory from ``block``: `scratch`.)"""
     b = lent(b)  # (arguments: see `compiled.lent`)
     n = b.pos.shape[0]
     sideways = len(level) > 0
-    out = np.full(n, AFLOAT, np.int64)
-    queue = np.empty(n, np.int64)
+    out = scratch.ints(block, n)
+    out[:] = AFLOAT
+    queue = scratch.ints(block, n)
     tail = 0
     for k in range(len(first)):
         for i in (first[k], second[k]):
@@ -185,33 +190,35 @@ def _chains(b, first, second, nx, ny, level):
 
 
 @_jit
-def _levels(b, first, second, nx, ny):
+def _levels(b, first, second, nx, ny, block):
     """Each body's support level: `GROUND` for a fixed body and one pressed into a wall,
     one above the lowest body it is pressed into (its summed acceleration points into
-    it), `AFLOAT` for one that rests on nothing."""
-    return _chains(b, first, second, nx, ny, np.empty(0, np.int64))
+    it), `AFLOAT` for one that rests on nothing. (Memory from ``block``: `scratch`.)"""
+    return _chains(b, first, second, nx, ny, scratch.ints(block, 0), block)
 
 
 @_jit
-def _sideways(b, first, second, nx, ny, level):
+def _sideways(b, first, second, nx, ny, level, block):
     """Among bodies of one support level, how far each is from what holds it sideways: 0
     for a fixed body and for one pressed into a wall that does not hold it up (its side,
     not its ground: see `HELD_BY_WALL`), one more than a body of its level that it is
     pressed into, `AFLOAT` for one that nothing holds so (a row sliding freely along the
-    floor)."""
-    return _chains(b, first, second, nx, ny, level)
+    floor). (Memory from ``block``: `scratch`.)"""
+    return _chains(b, first, second, nx, ny, level, block)
 
 
 @_jit
-def _loaded(b, first, second, nx, ny):
+def _loaded(b, first, second, nx, ny, block):
     """Which movable bodies carry others: one that a movable body touching it is pressed
     into by its own summed acceleration, and every movable body touching one that carries
     others (it passes the load on: a row pushed at one end carries it all along). A fixed
-    body carries nothing: whatever rests on it cannot move it."""
+    body carries nothing: whatever rests on it cannot move it. (Memory from ``block``:
+    `scratch`.)"""
     b = lent(b)  # (arguments: see `compiled.lent`)
     n = b.pos.shape[0]
-    out = np.zeros(n, np.bool_)
-    todo = np.empty(n, np.int64)
+    out = scratch.flags(block, n)
+    out[:] = False
+    todo = scratch.ints(block, n)
     tail = 0
     for k in range(len(first)):
         i, j = first[k], second[k]
@@ -242,22 +249,26 @@ def _loaded(b, first, second, nx, ny):
 
 
 @_jit
-def supports(b, pi, pj, rules):
+def supports(b, pi, pj, rules, block):
     """Each body's support level (`_levels`) as a step begins, which carry others
     (`_loaded`), and which touch anything (a body or a wall), all from what touches now or
     is near enough to come to rest on within the step (`contacts_now`), among the pairs
     (pi, pj)."""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     n = b.pos.shape[0]
-    first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, rules.end - rules.start)
-    touching = np.zeros(n, np.bool_)
+    first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, rules.end - rules.start, block)
+    touching = scratch.flags(block, n)
+    touching[:] = False
     if len(first) == 0:  # (most steps of a gas: nothing rests on anything)
-        return np.full(n, AFLOAT, np.int64), np.zeros(n, np.bool_), touching
+        level, loaded = scratch.ints(block, n), scratch.flags(block, n)
+        level[:] = AFLOAT
+        loaded[:] = False
+        return level, loaded, touching
     for k in range(len(first)):
         if first[k] >= 0:
             touching[first[k]] = True
         touching[second[k]] = True
-    return _levels(b, first, second, nx, ny), _loaded(b, first, second, nx, ny), touching
+    return _levels(b, first, second, nx, ny, block), _loaded(b, first, second, nx, ny, block), touching
 
 
 @_jit(inline=True)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from classroom_sim import collisions
-from classroom_sim.collisions import broad
+from classroom_sim.collisions import broad, scratch
 
 
 def brute(pos, extent, skip, chosen=None):
@@ -105,7 +105,7 @@ def test_the_grid_cell_is_sized_by_the_nine_in_ten_mark_of_an_even_sample(extent
     """The mark the grid's cell is sized from is the sample's element that sorting puts at
     nine tenths: the sample every ceil(n / 64)-th extent."""
     sample = np.sort(extent[:: (len(extent) + 63) // 64])
-    assert broad._nine_in_ten(extent) == sample[(9 * len(sample)) // 10]
+    assert broad._nine_in_ten(extent, scratch.none()) == sample[(9 * len(sample)) // 10]
 
 
 @given(arrays(bool, st.integers(0, 200)))
@@ -155,7 +155,7 @@ def test_partners_of_discs_drawn_anew_match_brute_force(scene, data):
         return
     _, _, _, grid, loose, biggest = collisions.plan(pos, extent, skip)
     centre, ext, loose = pos.copy(), extent.copy(), loose.copy()
-    spare = broad.loose_start(centre, ext, grid, loose)
+    spare = broad.loose_start(centre, ext, grid, loose, scratch.none())
     for _ in range(data.draw(st.integers(1, 8), label="redraws")):
         x = data.draw(st.integers(0, n - 1), label="body")
         centre[x] += data.draw(arrays(float, 2, elements=st.floats(-3, 3)), label="moved by")
@@ -176,7 +176,7 @@ def test_partners_leave_out_pairs_of_two_skipped_bodies():
     extent = np.full(4, 0.2)
     skip = np.array([True, True, True, False])
     _, _, _, grid, loose, biggest = collisions.plan(pos, extent, skip)
-    spare = broad.loose_start(pos, extent, grid, loose)
+    spare = broad.loose_start(pos, extent, grid, loose, scratch.none())
     assert found_by_partners(0, pos, extent, skip, grid, biggest, loose, spare) == [3]
     assert found_by_partners(3, pos, extent, skip, grid, biggest, loose, spare) == [0, 1, 2]
 
@@ -194,7 +194,7 @@ def test_partners_lists_each_body_once():
     skip = np.zeros(n, bool)
     _, _, _, grid, loose, biggest = collisions.plan(pos, extent, skip)
     assert grid.cell == 0.75 and loose[:3].all()  # the set-up
-    spare = broad.loose_start(pos, extent, grid, loose)
+    spare = broad.loose_start(pos, extent, grid, loose, scratch.none())
     for x in range(3):
         extent[x] = 0.5
         broad.loose_add(spare, pos, extent, grid, x)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from classroom_sim.collisions import schedule
+from classroom_sim.collisions import schedule, scratch
 from classroom_sim.collisions.schedule import NONE, contact, crossing, grown, pop, push, queue
 
 # ---------------------------------------------------------------------------
@@ -279,7 +279,7 @@ def pushed(q, t, body, other=0, stamps=0):
 def test_queue_pops_in_time_order_and_grows(values, room):
     """Push everything (growing beyond the room the queue started with), pop everything:
     the times come out as sorted() has them, each with its own body, other and stamps."""
-    q = queue(room)
+    q = queue(room, scratch.none())
     for k, t in enumerate(values):
         q = pushed(q, t, k, -1 - k, 1000 + k)
     assert q.size[0] == len(values)
@@ -294,7 +294,7 @@ def test_queue_pops_in_time_order_and_grows(values, room):
 
 @given(st.lists(times, max_size=60), st.integers(0, 100))
 def test_grown_keeps_the_heap_and_makes_the_room_asked_for(values, need):
-    q = queue(len(values))
+    q = queue(len(values), scratch.none())
     for k, t in enumerate(values):
         push(q, t, k, 0, 0)
     bigger = grown(q, need)
@@ -310,7 +310,7 @@ def test_grown_keeps_the_heap_and_makes_the_room_asked_for(values, need):
 def test_queue_interleaved_with_pops_matches_heapq(ops):
     """A float pushes it, None pops the earliest (when there is one): each pop gives the
     same time as Python's heapq would, with the body it was pushed with."""
-    q = queue(2)
+    q = queue(2, scratch.none())
     model = []
     values = []
     for op in ops:
