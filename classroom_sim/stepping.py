@@ -40,7 +40,7 @@ import numpy as np
 from .collisions import broad, scratch
 from .collisions.contacts import collide, pair_resting_speed
 from .collisions.resting import settle
-from .collisions.supports import AFLOAT, supports
+from .collisions.supports import AFLOAT, reaches, supports
 from .collisions.motion import Bodies, Log, Rules, move, path
 from .collisions.schedule import APPROACH, NONE, SQUARE, TOUCH, contact, grown, pop, push, queue
 from .collisions.walls import contain, hit_wall, settle_on_walls, wall_contact
@@ -335,7 +335,8 @@ def advance(b, rules, log, owners, block):
         extent[i] = b.radius[i] + (_disc(b, i, t0, rules) - b.radius[i]) * DISC_MARGIN
     # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
     pi, pj, _, grid, loose, biggest = broad.plan_in(centre, extent, fixed, block)
-    level, loaded, touching = supports(b, pi, pj, rules, block)  # what rests on what, held up by it
+    near = reaches(b, end - t0)  # how near each body comes to rest on something within the step
+    level, loaded, touching = supports(b, pi, pj, rules, near, block)  # what rests on what, held up by it
     # each body's neighbours: those of the plan (first, other), and those found later (a list each)
     first = np.zeros(n + 1, np.int64)
     for k in range(len(pi)):
@@ -381,7 +382,7 @@ def advance(b, rules, log, owners, block):
     if extra:  # (never among the plan's: `_meet`; after them, in the order found)
         pi = np.concatenate((pi, later.first[:extra]))
         pj = np.concatenate((pj, later.second[:extra]))
-    left_over = settle(b, pi, pj, rules, touching, block)
+    left_over = settle(b, pi, pj, rules, touching, near, block)
     if left_over:
         flags |= CUT_PASSES
     if walls:

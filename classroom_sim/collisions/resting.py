@@ -252,14 +252,38 @@ def _on_touching(b, i, j, nx, ny, gap, closing):
     return math.sqrt(closing * closing - 2.0 * gaining * gap)
 
 
+@_jit(inline=True)
+def _apart(b, i, j):
+    """Whether bodies i and j neither overlap nor may be pushed apart (the separation's test)."""
+    r = b.radius[i] + b.radius[j]
+    dx = b.pos[j, 0] - b.pos[i, 0]
+    dy = b.pos[j, 1] - b.pos[i, 1]
+    if dx * dx + dy * dy > r * r:  # (most pairs: apart, said without a square root)
+        return True
+    _, _, dist = normal(b, i, j)
+    return not dist < r * (1.0 - OVERLAP_TOLERANCE) or b.inv_mass[i] + b.inv_mass[j] == 0.0
+
+
 @_jit
-def settle(b, pi, pj, rules, touching, block):
+def _overlap(b, first, second):
+    """Whether any of the pair contacts (first, second) overlaps (walls, a first of -1, are
+    left out)."""
+    b = lent(b)  # (arguments: see `compiled.lent`)
+    for k in range(len(first)):
+        if first[k] >= 0 and not _apart(b, first[k], second[k]):
+            return True
+    return False
+
+
+@_jit
+def settle(b, pi, pj, rules, touching, near, block):
     """What touches at the end of a step, among the pairs (pi, pj) in their order: see the
-    module's text. Returns whether overlaps of more than `OVERLAP_LEFT` were left for the
-    next step (too many pressed bodies for the passes). (Memory from ``block``: `scratch`.)"""
+    module's text (``near``: `supports.reaches`). Returns whether overlaps of more than
+    `OVERLAP_LEFT` were left for the next step (too many pressed bodies for the passes).
+    (Memory from ``block``: `scratch`.)"""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     span = rules.end - rules.start
-    first, second, nx, ny, gap = contacts_now(b, pi, pj, rules.bounds, span, block)
+    first, second, nx, ny, gap = contacts_now(b, pi, pj, rules.bounds, span, near, block)
     m = len(first)
     # 1. velocities: the resting contacts stop closing in (an impact, closing in faster,
     # is left to the next step's schedule, which resolves impacts one by one at s = 0)
@@ -311,7 +335,10 @@ def settle(b, pi, pj, rules, touching, block):
             b.pos[i, 1] += scale[i] * FOLLOW * (b.vel[i, 1] - before[i, 1]) * span
 
     # 3. separation: half the overlap each, over every pair that may touch (a push may
-    # press a body into one it did not touch before)
+    # press a body into one it did not touch before); where nothing moved since the
+    # contacts were found, only they may overlap, and when none does there is nothing to do
+    if count == 0 and not _overlap(b, first, second):
+        return False
     left_over = False
     walls = len(rules.bounds) == 4
     for p in range(SEPARATION_PASSES):

@@ -51,14 +51,22 @@ def _within(b, i, span):
 
 
 @_jit
-def _touching(b, pi, pj, span):
-    """The places in (pi, pj) of the pairs that touch or overlap (or are within `_within`)."""
-    b = lent(b)  # (arguments: see `compiled.lent`)
+def reaches(b, span):
+    """Each body's `_within` for a step of ``span`` (0 for ``span`` 0): worked out once a
+    step, for the contacts as it begins and as it ends, rather than once a pair."""
     n = b.pos.shape[0]
-    near = np.zeros(n)  # each body's `_within`, worked out once rather than once a pair
+    near = np.zeros(n)
     if span > 0.0:
         for i in range(n):
             near[i] = _within(b, i, span)
+    return near
+
+
+@_jit
+def _touching(b, pi, pj, span, near):
+    """The places in (pi, pj) of the pairs that touch or overlap (or are within ``near``,
+    each body's `_within`: `reaches`)."""
+    b = lent(b)  # (arguments: see `compiled.lent`)
     out = np.empty(len(pi) + 1, np.int64)
     m = 0
     for k in range(len(pi)):
@@ -74,15 +82,15 @@ def _touching(b, pi, pj, span):
 
 
 @_jit
-def contacts_now(b, pi, pj, bounds, span, block):
+def contacts_now(b, pi, pj, bounds, span, near, block):
     """What touches now: the pairs among (pi, pj) that touch or overlap, and the walls
     that their movable bodies touch; with ``span`` > 0, also what is near enough to come
-    to rest on within a step that long (`_within`). Each contact is (first, second, nx,
+    to rest on within a step that long (``near``: `reaches`). Each contact is (first, second, nx,
     ny, gap), n the normal from the first to the second; a wall is a first of -1, its normal
     pointing into the box; ``gap`` is how far apart they are (m, negative for an overlap).
     (Memory from ``block``: `scratch`.)"""
     b = lent(b)  # (arguments: see `compiled.lent`)
-    ks = _touching(b, pi, pj, span)
+    ks = _touching(b, pi, pj, span, near)
     room = len(ks) + (8 * len(ks) if len(bounds) == 4 else 0)
     first = scratch.ints(block, room)
     second = scratch.ints(block, room)
@@ -104,12 +112,12 @@ def contacts_now(b, pi, pj, bounds, span, block):
                 continue
             seen[i] = True
             r = b.radius[i]
-            near = _within(b, i, span) if span > 0.0 else 0.0
+            within = near[i] if span > 0.0 else 0.0
             for w in range(4):
                 k = w % 2
                 inward = 1.0 if w < 2 else -1.0
                 apart = inward * (b.pos[i, k] - bounds[w]) - r
-                if apart <= AT_WALL * (1.0 + abs(bounds[w])) + near:
+                if apart <= AT_WALL * (1.0 + abs(bounds[w])) + within:
                     first[m], second[m], gap[m] = -1, i, apart
                     nx[m], ny[m] = (inward, 0.0) if k == 0 else (0.0, inward)
                     m += 1
@@ -249,14 +257,14 @@ def _loaded(b, first, second, nx, ny, block):
 
 
 @_jit
-def supports(b, pi, pj, rules, block):
+def supports(b, pi, pj, rules, near, block):
     """Each body's support level (`_levels`) as a step begins, which carry others
     (`_loaded`), and which touch anything (a body or a wall), all from what touches now or
-    is near enough to come to rest on within the step (`contacts_now`), among the pairs
-    (pi, pj)."""
+    is near enough to come to rest on within the step (`contacts_now`, ``near``:
+    `reaches`), among the pairs (pi, pj)."""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     n = b.pos.shape[0]
-    first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, rules.end - rules.start, block)
+    first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, rules.end - rules.start, near, block)
     touching = scratch.flags(block, n)
     touching[:] = False
     if len(first) == 0:  # (most steps of a gas: nothing rests on anything)
