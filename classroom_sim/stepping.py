@@ -364,9 +364,11 @@ def advance(b, rules, log, owners, block):
                 if tw != NONE:
                     push(lent(q), tw, i, -1 - w, 0)
     spare = broad.loose_start(centre, extent, grid, loose, block)
-    reach = Reach(centre, extent, fixed, loose, first, other, np.empty(n, np.int64))
-    stamp = np.zeros(n, np.int64)
-    hits = np.zeros(n, np.int64)
+    reach = Reach(centre, extent, fixed, loose, first, other, scratch.ints(block, n))
+    stamp = scratch.ints(block, n)
+    hits = scratch.ints(block, n)
+    stamp[:] = 0
+    hits[:] = 0
     logged, flags = 0, 0
     while True:
         done, logged, flags = _events(b, rules, log, lent(q), lent(later), lent(reach), lent(grid), biggest,

@@ -125,21 +125,24 @@ def contacts_now(b, pi, pj, bounds, span, near, block):
 
 
 @_jit
-def _both_ways(n, first, second):
+def _both_ways(n, first, second, block):
     """The pair contacts (first, second) of each of ``n`` bodies, both ways: body s touches
     ``across[starts[s]:starts[s + 1]]``, by the contacts at ``place`` there, being their
-    first (``sign`` 1) or their second (-1). Walls (a first of -1) are left out."""
-    starts = np.zeros(n + 1, np.int64)
+    first (``sign`` 1) or their second (-1). Walls (a first of -1) are left out. (Memory
+    from ``block``: `scratch`.)"""
+    starts = scratch.ints(block, n + 1)
+    starts[:] = 0
     for k in range(len(first)):
         if first[k] >= 0:
             starts[first[k] + 1] += 1
             starts[second[k] + 1] += 1
     for i in range(n):
         starts[i + 1] += starts[i]
-    fill = starts[:-1].copy()
-    across = np.empty(starts[n], np.int64)
-    sign = np.empty(starts[n])
-    place = np.empty(starts[n], np.int64)
+    fill = scratch.ints(block, n)
+    fill[:] = starts[:-1]
+    across = scratch.ints(block, starts[n])
+    sign = scratch.floats(block, starts[n])
+    place = scratch.ints(block, starts[n])
     for k in range(len(first)):
         i, j = first[k], second[k]
         if i >= 0:
@@ -179,7 +182,7 @@ def _chains(b, first, second, nx, ny, level, block):
                 out[t] = GROUND
                 queue[tail] = t
                 tail += 1
-    starts, across, sign, place = _both_ways(n, first, second)
+    starts, across, sign, place = _both_ways(n, first, second, block)
     head = 0
     while head < tail:
         s = queue[head]
@@ -242,7 +245,7 @@ def _loaded(b, first, second, nx, ny, block):
     if tail == 0:
         return out
     # pass the load on, through the touching movable bodies
-    starts, across, _, _ = _both_ways(n, first, second)
+    starts, across, _, _ = _both_ways(n, first, second, block)
     head = 0
     while head < tail:
         s = todo[head]
