@@ -7,12 +7,14 @@ them in a small step. So a step takes the small ones from one block instead: `in
 `floats` and `flags` hand out the next part of it, lent (`compiled.lent`): nothing to
 allocate, free or count.
 
-Not every array: one that a loop of the same function runs through body by body or pair
-by pair is allocated as before. The compiler knows that a fresh allocation shares its
-memory with nothing and schedules such a loop better; an array that may come from the
-block it does not know so of (measured: the broad phase's arrays taken from the block
-made it 12% slower at 1,000 bodies). Nor one larger than `LARGE`: its allocation costs
-little beside the work done on it, and memory a step reuses stays in the cache.
+Not every array: those of the step's hottest loops, which run through every body or every
+pair that may touch in the function that made them (the broad phase's scan and decode, the
+neighbour lists, the passes that find what touches), are allocated as before. The
+compiler knows that a fresh allocation shares its memory with nothing and schedules such
+a loop better; of an array that may come from the block it knows no such thing
+(measured: the broad phase's arrays taken from the block made it 12% slower at 1,000
+bodies). Nor one larger than `LARGE`: its allocation costs little beside the work done
+on it, and memory a step reuses stays in the cache.
 
 The block is an int64 array. Its first word (`TOP`) holds how many words the step has
 taken, and a float or flag array is a view of the same words. What is taken stays taken
@@ -20,8 +22,8 @@ until the step ends (the next step starts again from the top): take only what a 
 needs once, never in a loop that may run without bound.
 
 A block too small for what is asked allocates instead, as before, and still counts what
-was asked for: after the step the World grows the block to that (`room`), so that the
-next steps fit. A block of one word (`none`) always allocates: the functions that take
+was asked for: after the step the World grows the block beyond that (`room`), so that
+the next steps fit. A block of one word (`none`) always allocates: the functions that take
 a block can still be called alone.
 """
 
