@@ -8,6 +8,7 @@ the bodies that may touch) or where a sample time falls inside it.
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -401,13 +402,22 @@ class World(Instants):
             due = [s.next_time for s in self._samplers if s.next_time is not None]
             if not due or min(due) > reach:
                 break
-            t = float(max(min(due), self.time))
+            t = max(min(due), self.time)
             if t > self.time:
                 self._advance(t)
                 self.time = t
             for s in list(self._samplers):
                 if s.next_time is not None and s.next_time <= self.time:
                     s.sample(self)
+
+    def __deepcopy__(self, memo):
+        """A copy of everything but the block a step works in (`collisions.scratch`): the copy
+        starts with an empty one of its own, rather than a copy of megabytes it may never use."""
+        out = self.__class__.__new__(self.__class__)
+        memo[id(self)] = out
+        out.__dict__.update({name: np.ones(1, np.int64) if name == "_scratch" else copy.deepcopy(value, memo)
+                             for name, value in self.__dict__.items()})
+        return out
 
     def _motion(self) -> tuple:
         """The time and every body's position and velocity, copied (see `_restore_motion`)."""
@@ -444,11 +454,11 @@ class World(Instants):
             rules = self._rules
         report = self.collision_report
         size = 0 if report is None else 4 * len(self._names) + 64
-        if size and len(self._scratch) < stepping.log_words(size):  # (the log is written in it)
-            self._scratch = np.zeros(2 * stepping.log_words(size), np.int64)
+        if size and len(self._scratch) < stepping.log_words(size):  # (the log is written at its head)
+            self._scratch = np.zeros(stepping.log_words(size) + len(self._scratch), np.int64)
         bounds, e, e_wall, method = rules[1]
         count, flags, took = stepping.step(self._pos, self._vel, acc, self._radius, self._inv_mass, bounds, e,
-                                           e_wall, method, self.time, target, size, self._scratch)
+                                           e_wall, method, float(self.time), float(target), size, self._scratch)
         if report is not None and count:
             kept = min(count, size)
             pairs, vectors, times = stepping.log_of(self._scratch, size)

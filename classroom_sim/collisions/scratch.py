@@ -24,7 +24,9 @@ needs once, never in a loop that may run without bound.
 A block too small for what is asked allocates instead, as before, and still counts what
 was asked for: after the step the World grows the block beyond that (`room`), so that
 the next steps fit. A block of one word (`none`) always allocates: the functions that take
-a block can still be called alone.
+a block can still be called alone, from Python too. (Called from Python with a real
+block, they return arrays that are views of it with nothing to keep it alive: only a step
+hands them a real block.)
 """
 
 from __future__ import annotations
@@ -46,8 +48,8 @@ def none():
 
 
 ALIGN = 8
-"""Words: each array taken starts at a multiple of this many (a cache line of 64 bytes),
-as an array allocated would."""
+"""Words: each array taken starts a multiple of this many from the block's start (64
+bytes, a cache line where the block starts on one)."""
 
 FIRST = ALIGN
 """The word at which the first array taken in a step starts."""

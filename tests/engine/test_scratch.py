@@ -122,7 +122,10 @@ def test_log_of_reads_the_rows_where_the_step_writes_them():
     world = World(gravity=(0.0, 0.0), bounds=None, restitution=1.0)
     world.add_bodies([Body("a", 1.0, 0.1, (0.0, 0.0), (1.0, 0.0)), Body("b", 2.0, 0.1, (0.3, 0.0), (-1.0, 0.0))])
     world.collision_report = []
-    world.step(0.1)  # they touch at 0.05 s
+    world.step(0.01)  # (the block grows to what a step takes: the next step fits in it)
+    size = len(world._scratch)
+    world.step(0.09)  # they touch at 0.05 s
+    assert len(world._scratch) == size  # the same block: what the step wrote is still there
     rows = 4 * 2 + 64
     pairs, vectors, times = stepping.log_of(world._scratch, rows)
     assert sorted(pairs[0].tolist()) == [0, 1]
@@ -131,3 +134,53 @@ def test_log_of_reads_the_rows_where_the_step_writes_them():
     first = 0 if pairs[0, 0] == 0 else 1
     assert vectors[0, 1 + first, 0] == pytest.approx(1.0) and vectors[0, 2 - first, 0] == pytest.approx(-1.0)
     assert vectors[0, 3 + first, 0] == pytest.approx(-5.0 / 3.0) and vectors[0, 4 - first, 0] == pytest.approx(1.0 / 3.0)
+
+
+def test_a_world_copied_gets_an_empty_block_of_its_own_and_steps_alike():
+    import copy
+
+    world = _pile(True)
+    for _ in range(120):
+        world.step(1.0 / 240.0)
+    twin = copy.deepcopy(world)
+    assert len(twin._scratch) == 1 and len(world._scratch) > 1000  # (not megabytes copied for nothing)
+    assert np.array_equal(twin._pos, world._pos) and twin._pos is not world._pos
+    assert twin.collision_report is not world.collision_report
+    for _ in range(240):
+        world.step(1.0 / 240.0)
+        twin.step(1.0 / 240.0)
+    assert np.array_equal(twin._pos, world._pos) and np.array_equal(twin._vel, world._vel)
+
+
+def test_a_clock_that_is_not_a_float_still_steps_and_compiles_nothing_new():
+    """The World's clock is public: set to an int (or a numpy float32), the step still gets
+    floats, so that it neither compiles a second time nor refuses the type."""
+    world = _pile(False)
+    world.time = 1
+    world.step(0.01)
+    world.time = np.float32(2.0)
+    world.step(0.01)
+    assert world.time == pytest.approx(2.01)
+    assert all(sig[9:11] == (sig[9],) * 2 and str(sig[9]) == "float64" for sig in stepping.step.signatures)
+
+
+def test_a_sampler_with_exact_times_is_reached_exactly():
+    """A sampler may keep its times as exact fractions: the clock stops on each one as it
+    is, so that the sampler sees its time reached (a time rounded to a float below it
+    would never be reached, and the World would wait for it for ever)."""
+    from fractions import Fraction
+
+    class Thirds:
+        def __init__(self):
+            self.next_time, self.seen = Fraction(1, 3), []
+
+        def sample(self, world):
+            self.seen.append(world.time)
+            self.next_time = self.next_time + Fraction(1, 3) if len(self.seen) < 3 else None
+
+    world = _pile(False)
+    thirds = Thirds()
+    world.attach(thirds)
+    world.advance_to(1.0)
+    assert thirds.seen == [Fraction(1, 3), Fraction(2, 3), Fraction(1, 1)]
+    assert world.time == 1.0
