@@ -59,7 +59,7 @@ LARGE = 512
 module's text)."""
 
 
-@_jit(inline=True)
+@_jit
 def words(block, count):
     """Where ``count`` words start in ``block``, taken, whatever their number; -1 if it has
     no room for them (they are counted as taken all the same: `room`)."""
@@ -68,13 +68,13 @@ def words(block, count):
     return top if top + count <= len(block) else -1
 
 
-@_jit(inline=True)
+@_jit
 def _words(block, count):
     """`words`, for an array of at most `LARGE` words; -1 for a larger one."""
     return -1 if count > LARGE else words(block, count)
 
 
-@_jit(inline=True)
+@_jit
 def ints(block, n):
     """An int64 array of ``n`` (not cleared)."""
     at = _words(block, n)
@@ -83,7 +83,7 @@ def ints(block, n):
     return lent(block[at:at + n])
 
 
-@_jit(inline=True)
+@_jit
 def floats(block, n):
     """A float64 array of ``n`` (not cleared)."""
     at = _words(block, n)
@@ -92,7 +92,7 @@ def floats(block, n):
     return lent(block[at:at + n].view(np.float64))
 
 
-@_jit(inline=True)
+@_jit
 def flags(block, n):
     """A bool array of ``n`` (not cleared)."""
     count = (n + 7) // 8
