@@ -402,6 +402,15 @@ pair, the normal and four velocities, the time."""
 
 
 @_jit
+def _log_in(block, at, rows):
+    """The collision log of ``rows`` rows laid out in ``block`` from word ``at`` (`motion.Log`):
+    the one layout that `step` writes and `log_of` reads."""
+    return Log(block[at:at + 2 * rows].reshape((rows, 2)),
+               block[at + 2 * rows:at + 12 * rows].view(np.float64).reshape((rows, 5, 2)),
+               block[at + 12 * rows:at + LOG_WORDS * rows].view(np.float64))
+
+
+@_jit
 def step(pos, vel, acc, radius, inv_mass, bounds, e, e_wall, method, start, end, log_room, block):
     """`advance` from the World's own arrays: the bodies (``acc`` their summed
     accelerations, left as they are), the box (``bounds``, or empty), the restitutions,
@@ -421,9 +430,7 @@ def step(pos, vel, acc, radius, inv_mass, bounds, e, e_wall, method, start, end,
         at = scratch.words(block, LOG_WORDS * log_room)  # (at `scratch.FIRST`, the first words taken)
         if at < 0:
             raise ValueError("a step's block has no room for its collision log (stepping.log_words)")
-    log = Log(lent(block[at:at + 2 * log_room]).reshape((log_room, 2)),
-              lent(block[at + 2 * log_room:at + 12 * log_room].view(np.float64)).reshape((log_room, 5, 2)),
-              lent(block[at + 12 * log_room:at + LOG_WORDS * log_room].view(np.float64)))
+    log = lent(_log_in(block, at, log_room))
     moving = scratch.floats(block, 2 * n).reshape((n, 2))
     clock = scratch.floats(block, n)
     moving[:, :] = acc
@@ -441,9 +448,6 @@ def log_words(rows: int) -> int:
 
 def log_of(block: np.ndarray, rows: int):
     """The collision log that `step` wrote in ``block`` (pairs, vectors, times: `motion.Log`)
-    with room for ``rows``, as views of it: read before the block is stepped again."""
-    at = scratch.FIRST
-    pairs = block[at:at + 2 * rows].reshape(rows, 2)
-    vectors = block[at + 2 * rows:at + 12 * rows].view(np.float64).reshape(rows, 5, 2)
-    times = block[at + 12 * rows:at + LOG_WORDS * rows].view(np.float64)
-    return pairs, vectors, times
+    with room for ``rows``, as views of it: read before the block is stepped again. (The
+    layout's own code, run by Python: views that keep the block alive.)"""
+    return tuple(_log_in.py_func(block, scratch.FIRST, rows))
