@@ -12,7 +12,7 @@
    integrator step from where they were), resolved there (`contacts.collide`,
    `walls.hit_wall`), and their contacts with everything near them found anew
    (a collision may have sped a body out of its disc: its disc is drawn anew,
-   and its new neighbours found, `broad.partners`). Stale contacts, found
+   and its new neighbours found, `redrawn.partners`). Stale contacts, found
    before one of their bodies changed course, are passed over.
 5. When no contact is left within the step, every body is moved to its end: a
    body that touched nothing moves by exactly one integrator step.
@@ -37,7 +37,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .collisions import broad, scratch
+from .collisions import broad, redrawn, scratch
 from .collisions.contacts import collide, pair_resting_speed
 from .collisions.resting import settle
 from .collisions.supports import AFLOAT, reaches, supports
@@ -55,7 +55,7 @@ than hang the thread. Every other body goes on colliding as before."""
 DISC_MARGIN = 1.5
 """As a step begins, a body's disc holds this many times the distance it may travel: a
 collision that speeds it up (half of them do) then mostly leaves it inside its disc, and
-its new neighbours need not be looked for (`broad.partners`). Measured with
+its new neighbours need not be looked for (`redrawn.partners`). Measured with
 ``python -m bench.box``: at 1.5 against 1, about the same ns per body-step at 1,000 bodies,
 17% fewer at 5,000 and 30% fewer at 20,000 (the pairs to try grow less than the searches
 shrink)."""
@@ -282,8 +282,8 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded,
                 centre[x, 0], centre[x, 1] = b.pos[x, 0], b.pos[x, 1]
                 extent[x] = e
                 loose[x] = True
-                broad.loose_add(spare, centre, extent, grid, x)
-                count = broad.partners(x, centre, extent, fixed, grid, biggest, loose, spare, found)
+                redrawn.loose_add(spare, centre, extent, grid, x)
+                count = redrawn.partners(x, centre, extent, fixed, grid, biggest, loose, spare, found)
                 _meet(later, x, found, count, first, other)
             # Queue its contacts with its neighbours and the walls. (Two bodies that just
             # collided part; moved by the same acceleration, they part in a straight line and
@@ -363,7 +363,7 @@ def advance(b, rules, log, owners, block):
                 tw, w = wall_contact(b, i, t0, rules)
                 if tw != NONE:
                     push(lent(q), tw, i, -1 - w, 0)
-    spare = broad.loose_start(centre, extent, grid, loose, block)
+    spare = redrawn.loose_start(centre, extent, grid, loose, block)
     reach = Reach(centre, extent, fixed, loose, first, other, scratch.ints(block, n))
     stamp = scratch.ints(block, n)
     hits = scratch.ints(block, n)

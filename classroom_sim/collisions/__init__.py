@@ -3,6 +3,7 @@
 - `motion`: the bodies of a step in one structure (`Bodies`), the step's
   rules (`Rules`), the collision log (`Log`), and moving a body along its path.
 - `broad`: the broad phase, which pairs may touch within a step (a grid).
+- `redrawn`: during a step, the new neighbours of a body whose disc was drawn anew.
 - `schedule`: the contact schedule, when two bodies or a body and a wall first
   touch (time of impact), and the queue of contacts in time order.
 - `contacts`: two bodies' collision (the one-dimensional formula in the frame

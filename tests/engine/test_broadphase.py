@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from classroom_sim import collisions
-from classroom_sim.collisions import broad, scratch
+from classroom_sim.collisions import broad, redrawn, scratch
 
 
 def brute(pos, extent, skip, chosen=None):
@@ -114,7 +114,7 @@ def test_where_lists_the_true_places_like_flatnonzero(mask):
 
 
 # ---------------------------------------------------------------------------
-# Discs drawn anew during a step: `broad.loose_add` and `broad.partners`
+# Discs drawn anew during a step: `redrawn.loose_add` and `redrawn.partners`
 # ---------------------------------------------------------------------------
 
 def overlapping(centre, extent, skip, b):
@@ -137,7 +137,7 @@ def found_by_partners(b, centre, extent, skip, grid, biggest, loose, spare):
     """What `partners` finds for ``b``, as a sorted list of distinct bodies (see
     `test_partners_lists_each_body_once` for repeats)."""
     found = np.full(len(centre), -1, np.int64)
-    k = broad.partners(b, centre, extent, skip, grid, biggest, loose, spare, found)
+    k = redrawn.partners(b, centre, extent, skip, grid, biggest, loose, spare, found)
     return sorted(set(found[:k].tolist()))
 
 
@@ -155,13 +155,13 @@ def test_partners_of_discs_drawn_anew_match_brute_force(scene, data):
         return
     _, _, _, grid, loose, biggest = collisions.plan(pos, extent, skip)
     centre, ext, loose = pos.copy(), extent.copy(), loose.copy()
-    spare = broad.loose_start(centre, ext, grid, loose, scratch.none())
+    spare = redrawn.loose_start(centre, ext, grid, loose, scratch.none())
     for _ in range(data.draw(st.integers(1, 8), label="redraws")):
         x = data.draw(st.integers(0, n - 1), label="body")
         centre[x] += data.draw(arrays(float, 2, elements=st.floats(-3, 3)), label="moved by")
         ext[x] = data.draw(st.floats(0.01, 8.0), label="extent")
         loose[x] = True
-        broad.loose_add(spare, centre, ext, grid, x)
+        redrawn.loose_add(spare, centre, ext, grid, x)
         found = found_by_partners(x, centre, ext, skip, grid, biggest, loose, spare)
         assert found == overlapping(centre, ext, skip, x)
     for b in range(n):
@@ -176,7 +176,7 @@ def test_partners_leave_out_pairs_of_two_skipped_bodies():
     extent = np.full(4, 0.2)
     skip = np.array([True, True, True, False])
     _, _, _, grid, loose, biggest = collisions.plan(pos, extent, skip)
-    spare = broad.loose_start(pos, extent, grid, loose, scratch.none())
+    spare = redrawn.loose_start(pos, extent, grid, loose, scratch.none())
     assert found_by_partners(0, pos, extent, skip, grid, biggest, loose, spare) == [3]
     assert found_by_partners(3, pos, extent, skip, grid, biggest, loose, spare) == [0, 1, 2]
 
@@ -194,11 +194,11 @@ def test_partners_lists_each_body_once():
     skip = np.zeros(n, bool)
     _, _, _, grid, loose, biggest = collisions.plan(pos, extent, skip)
     assert grid.cell == 0.75 and loose[:3].all()  # the set-up
-    spare = broad.loose_start(pos, extent, grid, loose, scratch.none())
+    spare = redrawn.loose_start(pos, extent, grid, loose, scratch.none())
     for x in range(3):
         extent[x] = 0.5
-        broad.loose_add(spare, pos, extent, grid, x)
+        redrawn.loose_add(spare, pos, extent, grid, x)
     found = np.full(2 * n, -1, np.int64)
-    k = broad.partners(5, pos, extent, skip, grid, biggest, loose, spare, found)
+    k = redrawn.partners(5, pos, extent, skip, grid, biggest, loose, spare, found)
     assert k <= n
     assert sorted(found[:k].tolist()) == [j for j in range(n) if j != 5]
