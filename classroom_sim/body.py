@@ -201,7 +201,7 @@ class Body:
         if self._world is None:
             self._own["velocity"] = vec
         else:
-            self._world._vel[self._i()] = vec
+            self._world._set_velocity(self._i(), vec)
 
     @property
     def acceleration(self) -> np.ndarray:

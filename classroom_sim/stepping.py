@@ -18,6 +18,11 @@
    body that touched nothing moves by exactly one integrator step.
 6. What touches at the end is settled (`resting.settle`): resting contacts,
    overlaps that exist anyway, and the walls.
+7. What stands still is noted, and an island of bodies that all have for long
+   enough is put to rest (`still`): in the next steps it is fixed, until a body
+   awake reaches it (its disc overlaps theirs as a step begins: the island wakes
+   and the step is taken again from its start; so too where a collision within
+   the step speeds a body towards it).
 
 Compiled without the GIL, so that other threads run while the physics thread steps.
 
@@ -37,7 +42,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from .collisions import broad, redrawn, scratch
+from .collisions import broad, redrawn, scratch, still
 from .collisions.contacts import collide, pair_resting_speed
 from .collisions.resting import settle
 from .collisions.supports import AFLOAT, reaches, supports
@@ -67,12 +72,16 @@ CUT_EVENTS = 1
 """A flag of `advance`'s report: a body needed more contacts than it may have in a step."""
 CUT_PASSES = 2
 """A flag of `advance`'s report: overlaps of pressed bodies were left for later steps."""
+WAKE = 4
+"""A flag of `advance`'s report: a body awake reached one at rest (`collisions.still`), whose
+island it woke: take the step again from its start (`step`)."""
 
-Reach = namedtuple("Reach", "centre extent fixed loose first other found")
+Reach = namedtuple("Reach", "centre extent fixed loose first other found asleep rest")
 """Each body's disc (``centre``, ``extent``: it holds the body's motion until the end of
-the step), whether it is ``fixed``, whether its disc was drawn anew off the plan's grid
-(``loose``), its neighbours from the plan (``other[first[i]:first[i + 1]]``), and room
-for the neighbours found when a disc is drawn anew (``found``)."""
+the step), whether it is ``fixed`` (or at rest), whether its disc was drawn anew off the
+plan's grid (``loose``), its neighbours from the plan (``other[first[i]:first[i + 1]]``),
+room for the neighbours found when a disc is drawn anew (``found``), and whether it is at
+rest (``asleep``, by ``rest``: `collisions.still`)."""
 
 Later = namedtuple("Later", "head next other first second count")
 """The pairs found during a step (a body's disc drawn anew met another's), each body's
@@ -245,9 +254,8 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded,
         lent(reach), lent(grid), lent(spare)
     level, loaded, stamp, hits = lent(level), lent(loaded), lent(stamp), lent(hits)
     n = len(stamp)
-    end = rules.end
     walls = len(rules.bounds) == 4
-    centre, extent, fixed, loose, first, other, found = reach
+    centre, extent, fixed, loose, first, other, found, asleep, rest = reach
     while q.size[0] > 0:
         if q.size[0] + 2 * n > len(q.time) or later.count[0] + 2 * n > len(later.first):
             return False, logged, flags  # (a contact queues at most n - 1 + 1 for each body)
@@ -284,6 +292,12 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded,
                 loose[x] = True
                 redrawn.loose_add(spare, centre, extent, grid, x)
                 count = redrawn.partners(x, centre, extent, fixed, grid, biggest, loose, spare, found)
+                for m in range(count):
+                    if asleep[found[m]]:  # (sped out of its disc, it may reach a body at rest)
+                        still.wake(rest, asleep, found[m], b.pos, rules.start)
+                        flags |= WAKE
+                if flags & WAKE:
+                    return True, logged, flags
                 _meet(later, x, found, count, first, other)
             # Queue its contacts with its neighbours and the walls. (Two bodies that just
             # collided part; moved by the same acceleration, they part in a straight line and
@@ -313,14 +327,16 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded,
 
 
 @_jit
-def advance(b, rules, log, owners, block):
+def advance(b, rules, log, owners, block, rest, asleep, resting):
     """Advance every body of ``b`` (`motion.Bodies`, their clocks at ``rules.start``) to
     ``rules.end``, in place (``owners``: arrays that ``b`` holds `compiled.lent` views
-    of, alive while this runs; ``block``: the memory to work in, `scratch`). Returns the
-    number of collisions (each written to ``log`` while there is room) and the flags of
-    the caps that cut the work short (`CUT_EVENTS`, `CUT_PASSES`)."""
+    of, alive while this runs; ``block``: the memory to work in, `scratch`; ``rest``,
+    ``asleep``: which bodies are at rest, ``resting`` of them, `collisions.still`, fixed
+    in ``b``). Returns the number of collisions (each written to ``log`` while there is
+    room) and the flags of the caps that cut the work short (`CUT_EVENTS`, `CUT_PASSES`),
+    or `WAKE` as soon as a body awake reaches one at rest."""
     b, rules, log = lent(b), lent(rules), lent(log)  # (see `compiled.lent`: arguments, alive meanwhile)
-    block = lent(block)
+    block, rest, asleep = lent(block), lent(rest), lent(asleep)
     n = b.pos.shape[0]
     t0, end = rules.start, rules.end
     walls = len(rules.bounds) == 4
@@ -335,6 +351,8 @@ def advance(b, rules, log, owners, block):
         extent[i] = b.radius[i] + (_disc(b, i, t0, rules) - b.radius[i]) * DISC_MARGIN
     # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
     pi, pj, _, grid, loose, biggest = broad.plan_in(centre, extent, fixed, block)
+    if resting and still.reached(pi, pj, fixed, rest, asleep, b.pos, t0):
+        return 0, WAKE
     near = reaches(b, end - t0)  # how near each body comes to rest on something within the step
     level, loaded, touching = supports(b, pi, pj, rules, near, block)  # what rests on what, held up by it
     # each body's neighbours: those of the plan (first, other), and those found later (a list each)
@@ -364,7 +382,7 @@ def advance(b, rules, log, owners, block):
                 if tw != NONE:
                     push(lent(q), tw, i, -1 - w, 0)
     spare = redrawn.loose_start(centre, extent, grid, loose, block)
-    reach = Reach(centre, extent, fixed, loose, first, other, scratch.ints(block, n))
+    reach = Reach(centre, extent, fixed, loose, first, other, scratch.ints(block, n), asleep, rest)
     stamp = scratch.ints(block, n)
     hits = scratch.ints(block, n)
     stamp[:] = 0
@@ -374,6 +392,8 @@ def advance(b, rules, log, owners, block):
         done, logged, flags = _events(b, rules, log, lent(q), lent(later), lent(reach), lent(grid), biggest,
                                       lent(spare), lent(level), lent(loaded), lent(stamp), lent(hits),
                                       logged, flags)
+        if flags & WAKE:
+            return 0, WAKE
         if done:
             break
         q = grown(q, 2 * n)
@@ -393,7 +413,23 @@ def advance(b, rules, log, owners, block):
             r = b.radius[i]
             if not fixed[i] and not (left + r <= b.pos[i, 0] <= right - r and bottom + r <= b.pos[i, 1] <= top - r):
                 contain(b, i, rules.bounds, rules.e_wall)
+    if len(rest) and still.due(t0, end):
+        _rest_after(b, rules, fixed, rest, asleep, pi, pj, block)
     return logged, flags
+
+
+@_jit
+def _rest_after(b, rules, fixed, rest, asleep, pi, pj, block):
+    """What stands still after a step, and what goes to rest (`collisions.still`)."""
+    b, rules, block = lent(b), lent(rules), lent(block)
+    n = len(fixed)
+    ready = scratch.flags(block, n)
+    if still.look(b.pos, b.vel, b.radius, fixed, rest, asleep, rules.end, ready):
+        span = rules.end - rules.start
+        ahead = np.empty(n)  # each disc as the next step, as long as this one, will draw it
+        for i in range(n):
+            ahead[i] = b.radius[i] + (_disc(b, i, rules.end - span, rules) - b.radius[i]) * DISC_MARGIN
+        still.to_rest(b.pos, b.vel, fixed, rest, asleep, ready, pi, pj, ahead, block)
 
 
 LOG_WORDS = 13
@@ -411,15 +447,20 @@ def _log_in(block, at, rows):
 
 
 @_jit
-def step(pos, vel, acc, radius, inv_mass, bounds, e, e_wall, method, start, end, log_room, block):
+def step(pos, vel, acc, radius, inv_mass, bounds, e, e_wall, method, start, end, log_room, block, rest):
     """`advance` from the World's own arrays: the bodies (``acc`` their summed
     accelerations, left as they are), the box (``bounds``, or empty), the restitutions,
     the integrator's code (`collisions.METHODS`), the step's times, the rows of collision
-    log wanted, and the memory to work in (``block``, `scratch`: the step leaves in it how
+    log wanted, the memory to work in (``block``, `scratch`: the step leaves in it how
     much it took; the log is its first words, `log_of`, and the caller gives it room for
-    them, `log_words`). One call with arrays and numbers: handing structures from
-    Python to compiled code costs more than a small step, and each array more than 50 ns
-    of it."""
+    them, `log_words`), and which bodies stand still or are at rest (``rest``,
+    `collisions.still`; empty: none ever is). One call with arrays and numbers: handing
+    structures from Python to compiled code costs more than a small step, and each array
+    more than 50 ns of it.
+
+    Bodies at rest are fixed for the step: nothing moves them, and their accelerations
+    count for nothing. Where a body awake reaches one (`WAKE`), the step is taken again
+    from its start with that island awake."""
     n = pos.shape[0]
     if len(block) == 0:
         raise ValueError("a step's block needs at least its top word (collisions.scratch)")
@@ -431,14 +472,46 @@ def step(pos, vel, acc, radius, inv_mass, bounds, e, e_wall, method, start, end,
         if at < 0:
             raise ValueError("a step's block has no room for its collision log (stepping.log_words)")
     log = lent(_log_in(block, at, log_room))
+    rules = Rules(lent(bounds), e, e_wall, method, SQUARE[method], start, end)
+    asleep = scratch.flags(block, n)
+    resting = still.asleep(rest, asleep)
     moving = scratch.floats(block, 2 * n).reshape((n, 2))
     clock = scratch.floats(block, n)
     moving[:, :] = acc
     clock[:] = start
-    bodies = Bodies(lent(pos), lent(vel), lent(moving), lent(acc), lent(radius), lent(inv_mass), lent(clock))
-    rules = Rules(lent(bounds), e, e_wall, method, SQUARE[method], start, end)
-    logged, flags = advance(bodies, rules, lent(log), (moving, clock), block)
-    return logged, flags, block[scratch.TOP]
+    if not resting:
+        bodies = Bodies(lent(pos), lent(vel), lent(moving), lent(acc), lent(radius), lent(inv_mass), lent(clock))
+        logged, flags = advance(bodies, rules, lent(log), (moving, clock), block, lent(rest), asleep, 0)
+        return logged, flags, block[scratch.TOP]
+    return _with_rest(pos, vel, acc, radius, inv_mass, rules, log, block, rest, asleep, resting, moving, clock)
+
+
+@_jit
+def _with_rest(pos, vel, acc, radius, inv_mass, rules, log, block, rest, asleep, resting, moving, clock):
+    """`step`'s work where some bodies are at rest: fixed for the step, and the step taken
+    again from its start if one wakes."""
+    n = pos.shape[0]
+    block, rules, log = lent(block), lent(rules), lent(log)
+    was_pos, was_vel = pos.copy(), vel.copy()
+    pull, inv = scratch.floats(block, 2 * n).reshape((n, 2)), scratch.floats(block, n)
+    mark = block[scratch.TOP]
+    while True:
+        pull[:, :] = acc
+        moving[:, :] = acc
+        clock[:] = rules.start
+        inv[:] = inv_mass
+        for i in range(n):
+            if asleep[i]:
+                pull[i, 0], pull[i, 1], moving[i, 0], moving[i, 1], inv[i] = 0.0, 0.0, 0.0, 0.0, 0.0
+        bodies = Bodies(lent(pos), lent(vel), lent(moving), lent(pull), lent(radius), lent(inv), lent(clock))
+        logged, flags = advance(bodies, rules, log, (moving, clock, pull, inv), block, lent(rest), asleep,
+                                resting)
+        if not flags & WAKE:
+            return logged, flags, block[scratch.TOP]
+        pos[:, :] = was_pos
+        vel[:, :] = was_vel
+        resting = still.asleep(rest, asleep)
+        block[scratch.TOP] = mark
 
 
 def log_words(rows: int) -> int:

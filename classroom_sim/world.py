@@ -17,6 +17,7 @@ from . import collisions, heap, stepping
 from .accelerations import Acceleration, add_named, as_vector, remove_named, replace_named
 from .body import PALETTE, Body
 from .collision_log import collisions_of
+from .collisions import still
 from .instants import Instants
 from .integrators import INTEGRATORS
 from .numbers import check_bounds, check_fraction, real, shown
@@ -32,6 +33,9 @@ DEGRADED = {
 """What each of `World.degraded`'s counters means, in words for a status bar."""
 
 
+NO_REST = np.empty((0, still.COLUMNS))
+"""The ``rest`` of a World whose bodies are never put to rest (`collisions.still`)."""
+
 heap.keep_freed()  # (the arrays a step frees are kept for the next: see `heap`)
 
 
@@ -44,6 +48,10 @@ class World(Instants):
     >>> w.body("A").position
     array([ 0., -5.])
     """
+
+    put_to_rest = True
+    """Whether bodies that stand still are put to rest until something reaches them
+    (`collisions.still`). (Off, a pile comes to rest by its resting contacts alone.)"""
 
     def __init__(self, gravity=EARTH_GRAVITY, bounds=None, restitution=1.0, wall_restitution=1.0,
                  integrator="kinematic", accelerations=()):
@@ -79,6 +87,8 @@ class World(Instants):
         self._acc_cache = np.empty((0, 2))
         self._scratch = np.ones(1, np.int64)  # the memory a step works in (`collisions.scratch`), grown as needed
         self._state_dependent = False
+        self._rest = NO_REST  # which bodies stand still, and which are at rest (`collisions.still`)
+        self._rest_for = None  # the revision it holds for (None: every body awake, from the next step)
         self._samplers: list = []
         self.collision_report: list | None = None
         """Set to a list to have each body-body collision appended to it as a `Collision`
@@ -322,6 +332,21 @@ class World(Instants):
     def _set_position(self, i, vec):
         self._check_inside(vec, self._radius[i])
         self._pos[i] = vec
+        self._rest_for = None
+
+    def _set_velocity(self, i, vec):
+        self._vel[i] = vec
+        self._rest_for = None
+
+    def _rest_now(self) -> np.ndarray:
+        """Which bodies stand still and which are at rest (`collisions.still`): all awake
+        after any edit (of the settings, the bodies, or a body's motion), and none ever
+        at rest while an acceleration depends on the state."""
+        if self._rest_for != self._revision or len(self._rest) != len(self._names) + 1:
+            self._rest = still.awake(self._pos, self._vel, self.time) if self.put_to_rest and not self._state_dependent \
+                else NO_REST
+            self._rest_for = self._revision
+        return self._rest
 
     # -- accelerations -----------------------------------------------------------------
     def _accelerations_now(self) -> np.ndarray:
@@ -420,12 +445,14 @@ class World(Instants):
         return out
 
     def _motion(self) -> tuple:
-        """The time and every body's position and velocity, copied (see `_restore_motion`)."""
-        return self.time, self._pos.copy(), self._vel.copy()
+        """The time and every body's position and velocity, and which stand still or are at
+        rest, copied (see `_restore_motion`)."""
+        return self.time, self._pos.copy(), self._vel.copy(), self._rest.copy(), self._rest_for
 
     def _restore_motion(self, motion) -> None:
         """Go back to what `_motion` returned (the bodies must be the same)."""
         self.time, self._pos, self._vel = motion[0], motion[1].copy(), motion[2].copy()
+        self._rest, self._rest_for = motion[3].copy(), motion[4]
 
     def attach(self, sampler) -> None:
         """Let ``sampler`` (with ``next_time`` and ``sample(world)``) sample this World at its times."""
@@ -457,8 +484,10 @@ class World(Instants):
         if size and len(self._scratch) < stepping.log_words(size):  # (the log is written at its head)
             self._scratch = np.zeros(stepping.log_words(size) + len(self._scratch), np.int64)
         bounds, e, e_wall, method = rules[1]
+        rest = self._rest if self._rest_for == self._revision else self._rest_now()
         count, flags, took = stepping.step(self._pos, self._vel, acc, self._radius, self._inv_mass, bounds, e,
-                                           e_wall, method, float(self.time), float(target), size, self._scratch)
+                                           e_wall, method, float(self.time), float(target), size, self._scratch,
+                                           rest)
         if report is not None and count:
             kept = min(count, size)
             pairs, vectors, times = stepping.log_of(self._scratch, size)

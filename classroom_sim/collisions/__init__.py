@@ -13,6 +13,7 @@
   levels and loads, half-overlap separation.
 - `walls`: reaching a wall, bouncing off it, resting on it, and staying inside the box.
 - `scratch`: the memory a step works in, from one block the World keeps.
+- `still`: bodies that stand still, put to rest until something reaches them.
 
 Their loops are compiled by numba (see `compiled`), without the GIL, so that the
 GUI thread keeps painting while the physics thread is inside one.

@@ -18,6 +18,13 @@ G = 9.81
 DT = 1 / 240
 
 
+@pytest.fixture(autouse=True)
+def contacts_alone(monkeypatch):
+    """These are tests of the resting contacts: what stands still is not put to rest here
+    (`collisions.still`, tested on its own), which would hide what the contacts leave."""
+    monkeypatch.setattr(World, "put_to_rest", False)
+
+
 def speeds(w):
     return np.linalg.norm(w.snapshot().velocities, axis=1)
 

@@ -1,0 +1,225 @@
+"""Bodies that stand still, put to rest until something reaches them.
+
+A pile's resting contacts are solved anew at every step's end (`resting`), on a geometry
+that the separation shifts by micrometres. Where the solutions of one step and the next
+do not agree, a pile can stand still on screen while its bodies report speeds of mm/s to
+cm/s for ever, jittering in place, or creep by micrometres a step with no speed at all
+(``python -m bench.piles`` counts such piles as ghosts). As physics engines do (they
+call it sleeping), such bodies are put to rest:
+
+- A body *stands still* while it stays within `STILL_WITHIN` of its radius of where it
+  was (its anchor), and its velocity does not account for how it moves: looked at every
+  `EVERY`, what it moved since the last look is set against what its velocity (the mean
+  of that look's and the last's) would have carried it, and over `STILL_FOR` the two
+  differ by at least `ADRIFT` of both added up (or both add up to less than `STATIC` of
+  its radius: it does not move at all). A body that its velocity carries, as in a slide
+  however slow, a fall or a swing, is never stopped.
+- An island, the bodies whose discs (`stepping`: what holds a body's motion in a step)
+  overlap each other's (walls and fixed bodies join none), is put to rest when every
+  one of its bodies stands still: its velocities become exactly zero, and in each step
+  it stands like a fixed body (moved by nothing, holding up what rests on it) until it
+  wakes.
+- It wakes when a body awake reaches it (as a step begins, their discs overlap; or,
+  within the step, a collision speeds one into it: the step is then taken again from
+  its start with the island awake, `stepping.step`), and when anything is edited
+  (`World`). A body that wakes stands still anew from then.
+
+The state of each body is a row of the World's ``rest`` array (`COLUMNS`), and a last
+row counts the bodies at rest (`COUNT`: a step with none reads one number); an empty
+array turns this off (an acceleration that depends on the state, which may move a body
+at rest). Looked at every `EVERY` of simulated time rather than every step: a step of a
+hundred bodies takes 10 µs, and a look costs a tenth as much.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..compiled import jit as _jit, lent
+from . import scratch
+
+ANCHOR_X, ANCHOR_Y, SINCE, LAST_X, LAST_Y, LAST_VX, LAST_VY, LAST_T, ADRIFT_SUM, MOTION_SUM, ISLAND = range(11)
+"""The columns of the ``rest`` array, a row a body: where it stands still about (m) and
+since when (s); where it was at the last look (m), its velocity then (m/s) and when (s);
+how far what it moved between looks differed from what its velocity would have carried
+it, added up since the anchor, and both added up (m); and its island (the number of one
+of its bodies) while it is at rest, else `AWAKE`."""
+COLUMNS = 11
+AWAKE = -1.0
+COUNT = 0
+"""The column of the ``rest`` array's last row that holds how many bodies are at rest."""
+
+STILL_FOR = 0.5
+"""s: how long every body of an island stands still before it is put to rest."""
+
+STILL_WITHIN = 0.01
+"""Relative to its radius: how far a body standing still may get from its anchor (the 1%
+of a radius that an overlap may keep). The balls of a pile that jitters in place get
+0.01-0.6 mm from where they were in a second (balls of 10 cm)."""
+
+ADRIFT = 0.5
+"""How much of a body's motion (what it moved and what its velocity would have carried it,
+look by look, added up) its velocity may fail to account for before the body counts as
+standing still, if it stays within `STILL_WITHIN`: jittering in place, that is about all
+of it; carried by its velocity, none (exactly none in a slide or a fall, whose velocity
+changes steadily; 1e-4 of it in a swing of a second)."""
+
+STATIC = 1e-6
+"""Relative to its radius: motion that adds up to less over `STILL_FOR` is none at all."""
+
+LOOKS = 16
+"""How many times within `STILL_FOR` the bodies are looked at."""
+
+EVERY = STILL_FOR / LOOKS
+"""s: how often the bodies are looked at."""
+
+
+def awake(pos: np.ndarray, vel: np.ndarray, time: float) -> np.ndarray:
+    """The ``rest`` array of bodies at ``pos`` moving at ``vel``, all awake, standing still
+    from ``time`` on."""
+    n = len(pos)
+    rest = np.zeros((n + 1, COLUMNS))
+    rest[:n, ANCHOR_X:ANCHOR_Y + 1] = pos
+    rest[:n, LAST_X:LAST_Y + 1] = pos
+    rest[:n, LAST_VX:LAST_VY + 1] = vel
+    rest[:n, SINCE] = rest[:n, LAST_T] = time
+    rest[:n, ISLAND] = AWAKE
+    return rest
+
+
+@_jit
+def asleep(rest, out):
+    """Which bodies are at rest, in ``out`` (flags, a body each); returns how many."""
+    out[:] = False
+    if len(rest) == 0 or rest[-1, COUNT] == 0.0:
+        return 0
+    for i in range(len(rest) - 1):
+        out[i] = rest[i, ISLAND] != AWAKE
+    return int(rest[-1, COUNT])
+
+
+@_jit(inline=True)
+def _anchor(rest, i, x, y, vx, vy, time):
+    """Body ``i`` stands still about (x, y) from ``time`` on, moving at (vx, vy) then."""
+    rest[i, ANCHOR_X], rest[i, ANCHOR_Y], rest[i, SINCE] = x, y, time
+    rest[i, LAST_X], rest[i, LAST_Y], rest[i, LAST_VX], rest[i, LAST_VY], rest[i, LAST_T] = x, y, vx, vy, time
+    rest[i, ADRIFT_SUM] = rest[i, MOTION_SUM] = 0.0
+
+
+@_jit
+def wake(rest, out, x, pos, time):
+    """Wake the island of body ``x`` (at rest), its bodies standing still anew from ``time``,
+    where they are (``pos``); ``out``: the flags of `asleep`, kept true."""
+    rest = lent(rest)
+    island = rest[x, ISLAND]
+    for i in range(len(rest) - 1):
+        if rest[i, ISLAND] == island:
+            rest[i, ISLAND] = AWAKE
+            _anchor(rest, i, pos[i, 0], pos[i, 1], 0.0, 0.0, time)
+            out[i] = False
+            rest[-1, COUNT] -= 1.0
+
+
+@_jit(inline=True)
+def due(start, end):
+    """Whether the bodies are looked at after a step from ``start`` to ``end``."""
+    return math.floor(end / EVERY) != math.floor(start / EVERY)
+
+
+@_jit
+def reached(pi, pj, fixed, rest, out, pos, time):
+    """Wake every island at rest that a body awake may reach, of the pairs (``pi``, ``pj``)
+    whose discs overlap as a step begins at ``time`` (``fixed``: the bodies nothing moves
+    in it, fixed or at rest; ``out``: the flags of `asleep`, kept true). Returns whether
+    any woke."""
+    woke = False
+    for k in range(len(pi)):
+        i, j = pi[k], pj[k]
+        if out[i] != out[j] and not fixed[j if out[i] else i]:
+            wake(rest, out, i if out[i] else j, pos, time)
+            woke = True
+    return woke
+
+
+@_jit
+def look(pos, vel, radius, fixed, rest, out, end, ready):
+    """A look at the bodies at ``end`` (every `EVERY`, `due`): note which stand still, and
+    mark in ``ready`` those that have for `STILL_FOR` (and those at rest: ``out``, the flags
+    of `asleep`). ``fixed``: the bodies that nothing moves in the step (fixed, or at rest).
+    Returns whether any body awake is ready."""
+    rest = lent(rest)
+    some = False
+    for i in range(len(rest) - 1):
+        ready[i] = out[i]
+        if fixed[i]:
+            continue
+        x, y, vx, vy = pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1]
+        dx, dy = x - rest[i, ANCHOR_X], y - rest[i, ANCHOR_Y]
+        within = STILL_WITHIN * radius[i]
+        if not dx * dx + dy * dy <= within * within:  # (a NaN, too)
+            _anchor(rest, i, x, y, vx, vy, end)
+            continue
+        half = 0.5 * (end - rest[i, LAST_T])
+        carried_x, carried_y = (vx + rest[i, LAST_VX]) * half, (vy + rest[i, LAST_VY]) * half
+        moved_x, moved_y = x - rest[i, LAST_X], y - rest[i, LAST_Y]
+        rest[i, ADRIFT_SUM] += abs(moved_x - carried_x) + abs(moved_y - carried_y)
+        rest[i, MOTION_SUM] += abs(moved_x) + abs(moved_y) + abs(carried_x) + abs(carried_y)
+        rest[i, LAST_X], rest[i, LAST_Y], rest[i, LAST_VX], rest[i, LAST_VY], rest[i, LAST_T] = x, y, vx, vy, end
+        if end - rest[i, SINCE] < STILL_FOR * (1.0 - 1e-9):
+            continue
+        motion = rest[i, MOTION_SUM]
+        if rest[i, ADRIFT_SUM] >= ADRIFT * motion or motion <= STATIC * radius[i]:
+            ready[i] = True
+            some = True
+        else:  # its velocity carries it, slowly: look at the next STILL_FOR afresh
+            _anchor(rest, i, x, y, vx, vy, end)
+    return some
+
+
+@_jit(inline=True)
+def _root(parent, i):
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+@_jit
+def to_rest(pos, vel, fixed, rest, out, ready, pi, pj, extent, block):
+    """Put to rest the islands whose bodies are all ``ready`` (`look`): their velocities
+    zero. An island: the bodies whose discs overlap, as the next step will draw them about
+    where they are now (``extent``), among the pairs (``pi``, ``pj``) that may overlap, and
+    the bodies at rest by theirs; walls and fixed bodies join none. ``out``: the flags of
+    `asleep`, kept true. (Memory from ``block``: `scratch`.)"""
+    rest = lent(rest)
+    n = len(rest) - 1
+    parent = scratch.ints(block, n)
+    for i in range(n):
+        parent[i] = int(rest[i, ISLAND]) if out[i] else i
+    for k in range(len(pi)):
+        i, j = pi[k], pj[k]
+        if (fixed[i] and not out[i]) or (fixed[j] and not out[j]):
+            continue
+        dx, dy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
+        reach = extent[i] + extent[j]
+        if dx * dx + dy * dy < reach * reach:
+            a, b = _root(parent, i), _root(parent, j)
+            parent[max(a, b)] = min(a, b)
+    calm = scratch.flags(block, n)
+    calm[:] = True
+    for i in range(n):
+        if not ready[i] and not (fixed[i] and not out[i]):
+            calm[_root(parent, i)] = False
+    for i in range(n):
+        if fixed[i] and not out[i]:
+            continue
+        r = _root(parent, i)
+        if not calm[r]:
+            continue
+        rest[i, ISLAND] = r  # (one of its bodies: an island at rest that others join takes the new number too)
+        if not out[i]:
+            vel[i, 0], vel[i, 1] = 0.0, 0.0
+            out[i] = True
+            rest[-1, COUNT] += 1.0

@@ -1,0 +1,234 @@
+"""Bodies that stand still are put to rest (`collisions.still`): their speeds exactly zero
+until something reaches them. What reaches them (a body flying in, one sped into them by a
+collision within a step, any edit) finds them as they would be awake: checked against the
+textbook's collisions and motions, worked out here. A slow slide, a real bounce and a
+state-dependent acceleration are never stopped."""
+
+import copy
+import math
+
+import numpy as np
+import pytest
+
+from classroom_sim import Body, World
+from classroom_sim.accelerations import Acceleration
+from classroom_sim.collisions import still
+
+G = 9.81
+DT = 1 / 240
+
+
+def run(w, seconds, dt=DT):
+    for _ in range(int(round(seconds / dt))):
+        w.step(dt)
+
+
+def at_rest(w, name):
+    return len(w._rest) > 0 and w._rest[w._index[name], still.ISLAND] != still.AWAKE
+
+
+def test_a_column_on_the_floor_is_put_to_rest_and_stays_exactly_where_it_stood():
+    """Three balls standing on the floor: within STILL_FOR and one look more they are at rest,
+    their speeds exactly zero, and two seconds later not one coordinate has changed."""
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2.0, 2.0), restitution=0.5, wall_restitution=0.5)
+    w.add_bodies([Body(f"b{k}", 1.0, 0.1, (1.0, 0.1 + 0.2 * k)) for k in range(3)])
+    run(w, still.STILL_FOR + 2 * still.EVERY)
+    assert all(at_rest(w, f"b{k}") for k in range(3))
+    snap = w.snapshot()
+    assert np.all(snap.velocities == 0.0) and snap.kinetic_energy == 0.0
+    standing = snap.positions.copy()
+    run(w, 2.0)
+    assert np.array_equal(w.snapshot().positions, standing)
+    assert np.all(w.snapshot().velocities == 0.0)
+
+
+def test_a_striker_wakes_a_row_at_rest_and_passes_its_velocity_to_the_last_ball():
+    """Newton's cradle without gravity: four touching balls at rest are put to rest while a
+    fifth flies at them at u; it then stops, and the last ball leaves at u, the others
+    staying put (equal masses, e = 1: each collision swaps the two velocities)."""
+    u = 2.0
+    w = World(gravity=(0.0, 0.0), restitution=1.0)
+    w.add_bodies([Body(f"r{k}", 1.0, 0.1, (0.2 * k, 0.0)) for k in range(4)] +
+                  [Body("s", 1.0, 0.1, (-3.0, 0.0), (u, 0.0))])
+    run(w, 1.0)
+    assert all(at_rest(w, f"r{k}") for k in range(4))  # the striker is still 1 m away
+    assert not at_rest(w, "s")
+    run(w, 0.5)  # the striker arrives at 1.4 s
+    v = w.snapshot().velocities
+    assert v[4] == pytest.approx((0.0, 0.0), abs=1e-12)
+    for k in range(3):
+        assert v[k] == pytest.approx((0.0, 0.0), abs=1e-12)
+    assert v[3] == pytest.approx((u, 0.0), abs=1e-12)
+
+
+def test_a_body_sped_into_one_at_rest_within_a_step_moves_it_as_if_it_were_awake():
+    """A heavy ball A (100 kg at 5 m/s) strikes a light one B (1 kg, at rest) early in a
+    step of 0.1 s; B leaves at 2 m_A u / (m_A + m_B) and, within the same step, strikes S
+    (1 kg), which was at rest: too far for the disc of any body's motion as the step
+    began. S must leave at B's speed and B stop (equal masses, e = 1), not B bounce back
+    off S as off a fixed body."""
+    ma, mb, u = 100.0, 1.0, 5.0
+    w = World(gravity=(0.0, 0.0), restitution=1.0)
+    w.add_bodies([Body("S", 1.0, 0.1, (1.0, 0.0)), Body("B", mb, 0.1, (0.0, 0.0)),
+                  Body("A", ma, 0.1, (-0.25 - u * 0.625, 0.0), (u, 0.0))])
+    run(w, 0.625)
+    assert at_rest(w, "S") and at_rest(w, "B")
+    w.step(0.1)  # A meets B after 0.01 s; B, at 9.9 m/s, meets S 0.8 m further on, after 0.091 s
+    v = w.snapshot().velocities
+    after_b = 2.0 * ma * u / (ma + mb)
+    assert v[0] == pytest.approx((after_b, 0.0), abs=1e-9)  # S
+    assert v[1] == pytest.approx((0.0, 0.0), abs=1e-9)  # B
+    assert v[2] == pytest.approx(((ma - mb) / (ma + mb) * u, 0.0), abs=1e-9)  # A
+
+
+def test_a_ball_dropped_onto_a_column_at_rest_bounces_as_off_a_column_awake():
+    """A ball dropped onto a column at rest: the column wakes as the ball's disc reaches it,
+    and everything that follows is what it would be had the column never been put to rest
+    (the same World with `World.put_to_rest` off, to 1e-9)."""
+    def scene(rest):
+        w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2.0, 3.0), restitution=0.5, wall_restitution=0.5)
+        w.put_to_rest = rest
+        w.add_bodies([Body(f"b{k}", 1.0, 0.1, (1.0, 0.1 + 0.2 * k)) for k in range(3)] +
+                     [Body("drop", 1.0, 0.1, (1.0, 2.7))])
+        run(w, 0.55)
+        return w
+    w, awake = scene(True), scene(False)
+    assert all(at_rest(w, f"b{k}") for k in range(3)) and not at_rest(w, "drop")
+    for _ in range(240):
+        w.step(DT)
+        awake.step(DT)
+        assert np.abs(w._pos - awake._pos).max() < 1e-9, w.time
+        assert np.abs(w._vel - awake._vel).max() < 1e-9, w.time
+    assert w.snapshot().positions[3, 1] < 1.0  # (it fell, and hit the column)
+
+
+@pytest.mark.parametrize("edit", ["gravity", "velocity", "position"])
+def test_an_edit_wakes_a_ball_at_rest(edit):
+    """A ball at rest on the floor. Gravity tilted to (2, -g): it slides along the
+    frictionless floor, x = x0 + a t² / 2. Its velocity set to 0.3 m/s along the floor:
+    x = x0 + 0.3 t. Dragged up 0.5 m: it falls, y = y0 - g t² / 2 until it lands."""
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 4.0, 2.0), restitution=0.5, wall_restitution=0.5)
+    w.add_body(Body("b", 1.0, 0.1, (1.0, 0.1)))
+    run(w, 1.0)
+    assert at_rest(w, "b")
+    t = 0.25
+    if edit == "gravity":
+        w.gravity = (2.0, -G)
+        run(w, t)
+        assert w.body("b").position[0] == pytest.approx(1.0 + 0.5 * 2.0 * t * t, abs=1e-9)
+    elif edit == "velocity":
+        w.body("b").velocity = (0.3, 0.0)
+        run(w, t)
+        assert w.body("b").position[0] == pytest.approx(1.0 + 0.3 * t, abs=1e-9)
+    else:
+        w.body("b").position = (1.0, 0.6)
+        run(w, t)
+        assert w.body("b").position[1] == pytest.approx(0.6 - 0.5 * G * t * t, abs=1e-9)
+    assert not at_rest(w, "b")
+
+
+def test_a_slow_slide_is_never_stopped():
+    """A ball sliding along a frictionless floor at 0.5 mm/s, slower than a ball standing
+    still may drift (1% of its radius in STILL_FOR: 2 mm/s), for 5 s: its velocity carries
+    it, so it is no ghost. x = x0 + u t, its speed unchanged."""
+    u = 5e-4
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2.0, 2.0))
+    w.add_body(Body("b", 1.0, 0.1, (0.5, 0.1), (u, 0.0)))
+    run(w, 5.0)
+    assert w.body("b").position[0] == pytest.approx(0.5 + u * 5.0, abs=1e-9)
+    assert w.body("b").velocity[0] == pytest.approx(u, abs=1e-12)
+
+
+def test_an_elastic_ball_bouncing_on_the_floor_keeps_bouncing():
+    """An elastic ball (e = 1) dropped from 5 cm above the floor bounces for ever: after 10 s
+    its energy is what it was (kinetic plus m g y, to 1e-9 of it), and it still rises to
+    its drop height."""
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2.0, 2.0), restitution=1.0, wall_restitution=1.0)
+    w.add_body(Body("b", 1.0, 0.1, (1.0, 0.15)))
+    energy = G * 0.15
+    highest = 0.0
+    for k in range(int(round(10.0 / DT))):
+        w.step(DT)
+        if k >= 9 * 240:
+            highest = max(highest, w.body("b").position[1])
+    snap = w.snapshot()
+    assert snap.kinetic_energy + G * snap.positions[0, 1] == pytest.approx(energy, rel=1e-9)
+    assert highest > 0.149
+    assert not at_rest(w, "b")
+
+
+class Gate(Acceleration):
+    """1 m/s² along x while the body ``watched`` is past x = 2 m, else none: an acceleration
+    that depends on the state (of another body)."""
+
+    constant = False
+
+    def __init__(self, watched):
+        super().__init__("gate")
+        self.watched = watched
+
+    def at(self, positions, velocities, index):
+        return np.array([1.0 if positions[self.watched, 0] > 2.0 else 0.0, 0.0])
+
+
+def test_a_body_under_an_acceleration_that_depends_on_the_state_is_never_put_to_rest():
+    """A ball at rest on the floor, pulled along it at 1 m/s² once another ball, flying
+    past at 1 m/s without gravity, is beyond x = 2 m (from the step that begins at 1.5 s).
+    Put to rest, it would stay there; awake, x = x0 + (t - 1.5)² / 2 at 3 s."""
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 4.0, 2.0))
+    w.add_body(Body("flyer", 1.0, 0.1, (0.501, 1.5), (1.0, 0.0), gravity=False))
+    b = Body("b", 1.0, 0.1, (1.0, 0.1))
+    b.add_acceleration(Gate(0))
+    w.add_body(b)
+    run(w, 3.0)
+    assert w.body("b").position[0] == pytest.approx(1.0 + 0.5 * 1.5 ** 2, abs=1e-9)
+
+
+@pytest.mark.parametrize("sideways", [1e-3, -4e-3])
+def test_a_ball_starting_to_slide_from_rest_is_never_stopped(sideways):
+    """A ball at rest on a frictionless floor, gravity tilted by 1 or 4 mm/s² along it: in
+    STILL_FOR it slides 0.1-0.5 mm, within 1% of its radius, but its velocity accounts
+    for every bit of it. After 5 s, x = x0 + a t² / 2."""
+    w = World(gravity=(sideways, -G), bounds=(0.0, 0.0, 2.0, 2.0))
+    w.add_body(Body("b", 1.0, 0.1, (1.0, 0.1)))
+    run(w, 5.0)
+    assert w.body("b").position[0] == pytest.approx(1.0 + 0.5 * sideways * 25.0, abs=1e-9)
+    assert not at_rest(w, "b")
+
+
+def test_a_pile_that_jitters_in_place_comes_to_rest():
+    """100 balls dropped into a box 2.1 m wide under gravity tilted by -1 m/s²: its resting
+    contacts alone leave balls of a column by the wall jittering in place, reporting up to
+    1.5 cm/s at 20 s while none moves 0.2 mm in a second (``python -m bench.piles``, seed
+    7). Put to rest, at 20 s every speed is zero and so is the kinetic energy, and no ball
+    is more than 1% of its radius into another."""
+    sideways = -1.0
+    w = World(gravity=(sideways, -math.sqrt(G * G - sideways * sideways)), bounds=(0.0, 0.0, 2.1, 6.0),
+              restitution=0.5, wall_restitution=0.5)
+    rng = np.random.default_rng(7)
+    for k in range(100):
+        row, col = divmod(k, 9)
+        w.add_body(Body(f"p{k}", 1.0, 0.1, (0.15 + 0.21 * col + rng.uniform(-0.02, 0.02), 0.3 + 0.3 * row)))
+    run(w, 20.0)
+    snap = w.snapshot()
+    assert float(np.linalg.norm(snap.velocities, axis=1).max()) == 0.0
+    assert snap.kinetic_energy == 0.0
+    d = np.linalg.norm(snap.positions[:, None] - snap.positions[None], axis=-1) + 10 * np.eye(100)
+    assert float((0.2 - d).max()) < 0.01 * 0.1
+
+
+def test_what_is_at_rest_is_saved_with_the_motion_and_copied_with_the_world():
+    """The Simulation and the event searches go back to a saved motion: what was at rest then
+    is at rest again, and a copy of the World (a lesson's start) keeps it too."""
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2.0, 2.0))
+    w.add_bodies([Body("b", 1.0, 0.1, (1.0, 0.1)), Body("c", 1.0, 0.1, (0.5, 1.5))])
+    run(w, 0.4)
+    saved = w._motion()
+    run(w, 0.6)  # b is at rest by now
+    assert at_rest(w, "b")
+    twin = copy.deepcopy(w)
+    assert at_rest(twin, "b") and not at_rest(twin, "c")
+    w._restore_motion(saved)
+    assert not at_rest(w, "b")
+    run(w, 0.6)
+    assert at_rest(w, "b")
