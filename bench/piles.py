@@ -8,13 +8,12 @@ from several jitters of the grid (seeds). After ``--seconds`` (20 by default), a
 - at rest: every speed under 1e-3 m/s and the kinetic energy under 1e-6 J;
 - bouncing: bodies still collided in the last second;
 - moving: no collision, speeds or energy over those limits, and some ball got at least
-  1 mm (1e-3 m/s for the last second) from where it was as the second began:
-  frictionless balls keep sliding (a pile dropped with some sideways momentum slides
-  along the floor as a block; a ball slides down a wall into a gap), as the textbook has
-  them;
-- a ghost: no collision, speeds or energy over those limits, and no ball got 1 mm from
-  where it was in the last second (the pile stands still on screen while the engine
-  reports it moving).
+  1 mm (1e-3 m/s for the last second) from where it was as the second began, or half as
+  far as the largest speed would carry a ball in the second: frictionless balls keep
+  sliding (a pile dropped with some sideways momentum slides along the floor as a block,
+  however slowly; a ball slides down a wall into a gap), as the textbook has them;
+- a ghost: no collision, speeds or energy over those limits, and no ball got that far
+  (the pile stands still on screen while the engine reports it moving).
 
 Prints one line a pile and the four counts. Each pile is chaotic (a change in the
 order in which contacts are taken moves single piles either way): compare counts over
@@ -101,7 +100,7 @@ def main(argv=None) -> None:
                 verdict = "bouncing"
             elif speed < SPEED_AT_REST and energy < ENERGY_AT_REST:
                 verdict = "at rest"
-            elif farthest >= MOVED:
+            elif farthest >= min(MOVED, 0.5 * speed * 1.0):
                 verdict = "moving"
             else:
                 verdict = "ghost"
