@@ -159,7 +159,7 @@ class Body:
         else:  # in a world, no colour means the palette's colour for the body's place
             i = self._i()
             self._world._colors[i] = color or PALETTE[i % len(PALETTE)]
-            self._world._changed(bodies=True)
+            self._world._changed(bodies=True, physics=False)
 
     @property
     def gravity(self) -> bool:

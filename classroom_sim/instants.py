@@ -29,8 +29,9 @@ class Instants:
 
     def restore(self, look: Look, time: float, positions, velocities, masses) -> None:
         """Be again the World of a recorded instant: ``look`` (`look`) with that motion and
-        those masses at ``time`` s. The lesson stays; bodies the look lacks leave (their
-        handles standalone again), and bodies it has that are gone come back."""
+        those masses at ``time`` s, every body awake (`collisions.still`). The lesson
+        stays; bodies the look lacks leave (their handles standalone again), and bodies it
+        has that are gone come back."""
         handles = {name: h for name, h in zip(self._names, self._handles)}
         for name in set(handles) - set(look.names):
             self._standalone(self._index[name])

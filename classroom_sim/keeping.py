@@ -72,7 +72,10 @@ class Keeping:
 
     def continue_from(self, k: int, recorder=None) -> Future:
         """Go on from recorded sample ``k``: the World becomes exactly what it was then
-        (`World.restore`), the samples and collisions after it are dropped, sampling goes
+        (`World.restore`), but with every body awake (the recording keeps no account of
+        what stood still: bodies at rest then go on as if just reached, `collisions.still`,
+        and a pile that stood at rest goes on 1e-10 m from the original's), the samples
+        and collisions after it are dropped, sampling goes
         on if it was on (or stopped only because the recording was full), and the
         simulation plays. CommandError if there is no such sample, or if ``recorder`` is
         given and is no longer the recording (cleared or replaced meanwhile)."""

@@ -414,17 +414,17 @@ def advance(b, rules, log, owners, block, rest, asleep, resting):
             if not fixed[i] and not (left + r <= b.pos[i, 0] <= right - r and bottom + r <= b.pos[i, 1] <= top - r):
                 contain(b, i, rules.bounds, rules.e_wall)
     if len(rest) and still.due(t0, end):
-        _rest_after(b, rules, fixed, rest, asleep, pi, pj, block)
+        _rest_after(b, rules, fixed, touching, near, rest, asleep, pi, pj, block)
     return logged, flags
 
 
 @_jit
-def _rest_after(b, rules, fixed, rest, asleep, pi, pj, block):
+def _rest_after(b, rules, fixed, touching, near, rest, asleep, pi, pj, block):
     """What stands still after a step, and what goes to rest (`collisions.still`)."""
     b, rules, block = lent(b), lent(rules), lent(block)
     n = len(fixed)
     ready = scratch.flags(block, n)
-    if still.look(b.pos, b.vel, b.radius, fixed, rest, asleep, rules.end, ready):
+    if still.look(b.pos, b.vel, b.radius, fixed, touching, near, rules.bounds, rest, asleep, rules.end, ready):
         span = rules.end - rules.start
         ahead = np.empty(n)  # each disc as the next step, as long as this one, will draw it
         for i in range(n):
@@ -489,12 +489,14 @@ def step(pos, vel, acc, radius, inv_mass, bounds, e, e_wall, method, start, end,
 @_jit
 def _with_rest(pos, vel, acc, radius, inv_mass, rules, log, block, rest, asleep, resting, moving, clock):
     """`step`'s work where some bodies are at rest: fixed for the step, and the step taken
-    again from its start if one wakes."""
+    again from its start if one wakes (a second time, with every body awake: a collision
+    that runs on through islands at rest costs at most three goes, not one an island)."""
     n = pos.shape[0]
     block, rules, log = lent(block), lent(rules), lent(log)
     was_pos, was_vel = pos.copy(), vel.copy()
     pull, inv = scratch.floats(block, 2 * n).reshape((n, 2)), scratch.floats(block, n)
     mark = block[scratch.TOP]
+    goes = 0
     while True:
         pull[:, :] = acc
         moving[:, :] = acc
@@ -510,6 +512,9 @@ def _with_rest(pos, vel, acc, radius, inv_mass, rules, log, block, rest, asleep,
             return logged, flags, block[scratch.TOP]
         pos[:, :] = was_pos
         vel[:, :] = was_vel
+        goes += 1
+        if goes == 2:
+            still.wake_all(rest, asleep, pos, rules.start)
         resting = still.asleep(rest, asleep)
         block[scratch.TOP] = mark
 

@@ -49,9 +49,19 @@ class World(Instants):
     array([ 0., -5.])
     """
 
-    put_to_rest = True
-    """Whether bodies that stand still are put to rest until something reaches them
-    (`collisions.still`). (Off, a pile comes to rest by its resting contacts alone.)"""
+    _put_to_rest = True
+
+    @property
+    def put_to_rest(self) -> bool:
+        """Whether bodies that stand still are put to rest until something reaches them
+        (`collisions.still`); set, every body wakes. (Off, a pile comes to rest by its
+        resting contacts alone.)"""
+        return self._put_to_rest
+
+    @put_to_rest.setter
+    def put_to_rest(self, value):
+        self._put_to_rest = bool(value)
+        self._rest_for = None
 
     def __init__(self, gravity=EARTH_GRAVITY, bounds=None, restitution=1.0, wall_restitution=1.0,
                  integrator="kinematic", accelerations=()):
@@ -294,15 +304,20 @@ class World(Instants):
                 memo[new] = memo.pop(old)
         if self.lesson is not None:
             self.lesson = self.lesson.renamed(old, new)
-        self._changed(bodies=True)
+        self._changed(bodies=True, physics=False)
 
-    def _changed(self, bodies: bool = False):
+    def _changed(self, bodies: bool = False, physics: bool = True):
         """Note an edit of the settings or the bodies (not of the motion); ``bodies``:
-        of the set of bodies, their colours or their own acceleration lists."""
+        of the set of bodies, their colours or their own acceleration lists; ``physics``:
+        an edit that may change how they move, which wakes every body at rest (not a
+        colour or a name)."""
+        kept = not physics and self._rest_for == self._revision
         self._acc_dirty = True
         self._revision += 1
         if bodies:
             self._body_revision += 1
+        if kept:
+            self._rest_for = self._revision
 
     def _check_inside(self, position, radius):
         if self._bounds is None:

@@ -7,13 +7,17 @@ cm/s for ever, jittering in place, or creep by micrometres a step with no speed 
 (``python -m bench.piles`` counts such piles as ghosts). As physics engines do (they
 call it sleeping), such bodies are put to rest:
 
-- A body *stands still* while it stays within `STILL_WITHIN` of its radius of where it
-  was (its anchor), and its velocity does not account for how it moves: looked at every
-  `EVERY`, what it moved since the last look is set against what its velocity (the mean
-  of that look's and the last's) would have carried it, and over `STILL_FOR` the two
-  differ by at least `ADRIFT` of both added up (or both add up to less than `STATIC` of
-  its radius: it does not move at all). A body that its velocity carries, as in a slide
-  however slow, a fall or a swing, is never stopped.
+- A body *stands still* while, at every look, it touches something (a body or a wall,
+  or is near enough to come to rest on it within a step: `supports`) and is within
+  `STILL_WITHIN` of its radius of where it was (its anchor), and its velocity does not
+  account for how it moves: looked at every `EVERY`, what it moved since the last look
+  is set against what its velocity (the mean of that look's and the last's) would have
+  carried it, and over `STILL_FOR` the two differ by at least `ADRIFT` of both added up
+  (or both add up to less than `STATIC` of its radius: it does not move at all). A body
+  that its velocity carries, as in a slide however slow, a fall or a swing, is never
+  stopped; nor is one that bounces or rattles within that distance, in the air at most
+  looks. (Nor one whose looks are more than two `EVERY` apart: the clock was set, or
+  the steps are that long.)
 - An island, the bodies whose discs (`stepping`: what holds a body's motion in a step)
   overlap each other's (walls and fixed bodies join none), is put to rest when every
   one of its bodies stands still: its velocities become exactly zero, and in each step
@@ -21,8 +25,9 @@ call it sleeping), such bodies are put to rest:
   wakes.
 - It wakes when a body awake reaches it (as a step begins, their discs overlap; or,
   within the step, a collision speeds one into it: the step is then taken again from
-  its start with the island awake, `stepping.step`), and when anything is edited
-  (`World`). A body that wakes stands still anew from then.
+  its start with the island awake, `stepping.step`), and when anything that may change
+  how bodies move is edited (`World`: not a colour or a name). A body that wakes stands
+  still anew from then.
 
 The state of each body is a row of the World's ``rest`` array (`COLUMNS`), and a last
 row counts the bodies at rest (`COUNT`: a step with none reads one number); an empty
@@ -39,6 +44,7 @@ import numpy as np
 
 from ..compiled import jit as _jit, lent
 from . import scratch
+from .walls import AT_WALL
 
 ANCHOR_X, ANCHOR_Y, SINCE, LAST_X, LAST_Y, LAST_VX, LAST_VY, LAST_T, ADRIFT_SUM, MOTION_SUM, ISLAND = range(11)
 """The columns of the ``rest`` array, a row a body: where it stands still about (m) and
@@ -143,11 +149,33 @@ def reached(pi, pj, fixed, rest, out, pos, time):
     return woke
 
 
+@_jit(inline=True)
+def _at_wall(x, y, r, near, bounds):
+    """Whether a body at (x, y) of radius ``r`` touches a wall of ``bounds`` (or is ``near`` it)."""
+    if len(bounds) != 4:
+        return False
+    return (x - r - bounds[0] <= AT_WALL * (1.0 + abs(bounds[0])) + near
+            or y - r - bounds[1] <= AT_WALL * (1.0 + abs(bounds[1])) + near
+            or bounds[2] - x - r <= AT_WALL * (1.0 + abs(bounds[2])) + near
+            or bounds[3] - y - r <= AT_WALL * (1.0 + abs(bounds[3])) + near)
+
+
 @_jit
-def look(pos, vel, radius, fixed, rest, out, end, ready):
+def wake_all(rest, out, pos, time):
+    """Wake every body at rest (``out``: the flags of `asleep`, kept true)."""
+    rest = lent(rest)
+    for i in range(len(rest) - 1):
+        if out[i]:
+            wake(rest, out, i, pos, time)
+
+
+@_jit
+def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready):
     """A look at the bodies at ``end`` (every `EVERY`, `due`): note which stand still, and
     mark in ``ready`` those that have for `STILL_FOR` (and those at rest: ``out``, the flags
-    of `asleep`). ``fixed``: the bodies that nothing moves in the step (fixed, or at rest).
+    of `asleep`). ``fixed``: the bodies that nothing moves in the step (fixed, or at rest);
+    ``touching``: those that touched another as it began, ``near``: how near a body must come
+    to rest on something (`supports.reaches`), by which a wall of ``bounds`` touches it.
     Returns whether any body awake is ready."""
     rest = lent(rest)
     some = False
@@ -158,10 +186,12 @@ def look(pos, vel, radius, fixed, rest, out, end, ready):
         x, y, vx, vy = pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1]
         dx, dy = x - rest[i, ANCHOR_X], y - rest[i, ANCHOR_Y]
         within = STILL_WITHIN * radius[i]
-        if not dx * dx + dy * dy <= within * within:  # (a NaN, too)
-            _anchor(rest, i, x, y, vx, vy, end)
+        since_last = end - rest[i, LAST_T]
+        held = touching[i] or _at_wall(x, y, radius[i], near[i], bounds)
+        if not (held and dx * dx + dy * dy <= within * within and 0.0 < since_last <= 2.0 * EVERY):
+            _anchor(rest, i, x, y, vx, vy, end)  # (in the air, away, or the clock was set: afresh)
             continue
-        half = 0.5 * (end - rest[i, LAST_T])
+        half = 0.5 * since_last
         carried_x, carried_y = (vx + rest[i, LAST_VX]) * half, (vy + rest[i, LAST_VY]) * half
         moved_x, moved_y = x - rest[i, LAST_X], y - rest[i, LAST_Y]
         rest[i, ADRIFT_SUM] += abs(moved_x - carried_x) + abs(moved_y - carried_y)

@@ -22,7 +22,7 @@ DT = 1 / 240
 def contacts_alone(monkeypatch):
     """These are tests of the resting contacts: what stands still is not put to rest here
     (`collisions.still`, tested on its own), which would hide what the contacts leave."""
-    monkeypatch.setattr(World, "put_to_rest", False)
+    monkeypatch.setattr(World, "_put_to_rest", False)
 
 
 def speeds(w):
