@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from . import collisions, heap, stepping
+from . import collisions, heap, step_call, stepping
 from .accelerations import Acceleration, add_named, as_vector, remove_named, replace_named
 from .body import PALETTE, Body
 from .collision_log import collisions_of
@@ -496,16 +496,16 @@ class World(Instants):
             rules = self._rules
         report = self.collision_report
         size = 0 if report is None else 4 * len(self._names) + 64
-        if size and len(self._scratch) < stepping.log_words(size):  # (the log is written at its head)
-            self._scratch = np.zeros(stepping.log_words(size) + len(self._scratch), np.int64)
+        if size and len(self._scratch) < step_call.log_words(size):  # (the log is written at its head)
+            self._scratch = np.zeros(step_call.log_words(size) + len(self._scratch), np.int64)
         bounds, e, e_wall, method = rules[1]
         rest = self._rest if self._rest_for == self._revision else self._rest_now()
-        count, flags, took = stepping.step(self._pos, self._vel, acc, self._radius, self._inv_mass, bounds, e,
+        count, flags, took = step_call.step(self._pos, self._vel, acc, self._radius, self._inv_mass, bounds, e,
                                            e_wall, method, float(self.time), float(target), size, self._scratch,
                                            rest)
         if report is not None and count:
             kept = min(count, size)
-            pairs, vectors, times = stepping.log_of(self._scratch, size)
+            pairs, vectors, times = step_call.log_of(self._scratch, size)
             report.extend(collisions_of(times[:kept], pairs[:kept], vectors[:kept], self._names, self._mass))
         if took > len(self._scratch):  # (the step allocated what did not fit: room for the next ones)
             self._scratch = np.zeros(took + took // 2, np.int64)

@@ -25,7 +25,7 @@ call it sleeping), such bodies are put to rest:
   wakes.
 - It wakes when a body awake reaches it (as a step begins, their discs overlap; or,
   within the step, a collision speeds one into it: the step is then taken again from
-  its start with the island awake, `stepping.step`), and when anything that may change
+  its start with the island awake, `step_call.step`), and when anything that may change
   how bodies move is edited (`World`: not a colour or a name). A body that wakes stands
   still anew from then.
 

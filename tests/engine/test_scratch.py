@@ -5,7 +5,7 @@ the physics is the same to the last bit whichever way the step got its memory.""
 import numpy as np
 import pytest
 
-from classroom_sim import Body, World, stepping
+from classroom_sim import Body, World, step_call
 from classroom_sim.collisions import scratch
 from classroom_sim.compiled import jit
 
@@ -105,7 +105,7 @@ def test_the_block_stops_growing_once_it_fits_the_steps():
 
 def test_the_collision_log_is_read_from_the_block_as_written():
     """Two equal balls head on, 1 m/s each: one collision at the instant they touch, read
-    from the block (`stepping.log_of`), with the velocities the textbook gives."""
+    from the block (`step_call.log_of`), with the velocities the textbook gives."""
     world = World(gravity=(0.0, 0.0), bounds=None, restitution=1.0)
     world.add_bodies([Body("a", 1.0, 0.1, (0.0, 0.0), (1.0, 0.0)), Body("b", 1.0, 0.1, (1.0, 0.0), (-1.0, 0.0))])
     world.collision_report = []
@@ -127,7 +127,7 @@ def test_log_of_reads_the_rows_where_the_step_writes_them():
     world.step(0.09)  # they touch at 0.05 s
     assert len(world._scratch) == size  # the same block: what the step wrote is still there
     rows = 4 * 2 + 64
-    pairs, vectors, times = stepping.log_of(world._scratch, rows)
+    pairs, vectors, times = step_call.log_of(world._scratch, rows)
     assert sorted(pairs[0].tolist()) == [0, 1]
     assert times[0] == pytest.approx(0.05, abs=1e-12)
     # before: 1 and -1 m/s; after, by the textbook (m1 = 1, m2 = 2, e = 1): -5/3 and 1/3
@@ -161,7 +161,7 @@ def test_a_clock_that_is_not_a_float_still_steps_and_compiles_nothing_new():
     world.time = np.float32(2.0)
     world.step(0.01)
     assert world.time == pytest.approx(2.01)
-    assert all(sig[9:11] == (sig[9],) * 2 and str(sig[9]) == "float64" for sig in stepping.step.signatures)
+    assert all(sig[9:11] == (sig[9],) * 2 and str(sig[9]) == "float64" for sig in step_call.step.signatures)
 
 
 def test_a_sampler_with_exact_times_is_reached_exactly():
