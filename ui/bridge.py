@@ -15,6 +15,8 @@ makes sample k the live World and plays on from there.
 
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -22,6 +24,39 @@ from classroom_sim import Simulation, Snapshot, commands
 
 FRAME_MS = 16
 """Milliseconds between two polls (about 60 a second)."""
+
+_open = 0  # bridges open, whose physics threads may run
+
+
+def _hold_collection() -> None:
+    """Python's cyclic garbage collector runs in whichever thread allocates when its
+    counts come due, so with a physics thread beside Qt it may destroy Qt objects (a
+    window closed earlier, a timer, a dialog) from the physics thread: a deadlock or a
+    crash. While a bridge is open, automatic collection is off and `_collect_due`
+    collects in the GUI thread, at each poll (as pyqtgraph's GarbageCollector does)."""
+    global _open
+    if _open == 0:
+        gc.disable()
+    _open += 1
+
+
+def _release_collection() -> None:
+    """The last bridge closed: collect here, in the GUI thread, and collect automatically again."""
+    global _open
+    _open -= 1
+    if _open == 0:
+        gc.collect()
+        gc.enable()
+
+
+def _collect_due() -> None:
+    """Collect the oldest generation whose count the automatic collector would act on."""
+    counts, limits = gc.get_count(), gc.get_threshold()
+    if counts[0] > limits[0]:
+        generation = 0
+        while generation < 2 and counts[generation + 1] > limits[generation + 1]:
+            generation += 1
+        gc.collect(generation)
 
 
 class SimulationBridge(QObject):
@@ -56,6 +91,8 @@ class SimulationBridge(QObject):
         self._timer.setInterval(FRAME_MS)
         self._timer.timeout.connect(self.poll)
         self._timer.start()
+        _hold_collection()
+        self._holding = True
         if start:
             self.simulation.start()
 
@@ -297,6 +334,7 @@ class SimulationBridge(QObject):
 
     def poll(self) -> None:
         """Take the newest snapshot and the answers that came in; emit what changed."""
+        _collect_due()
         still = []
         for future, done in self._pending:
             if not future.done():
@@ -350,3 +388,6 @@ class SimulationBridge(QObject):
         """Stop polling, stop and join the physics thread."""
         self._timer.stop()
         self.simulation.stop()
+        if self._holding:
+            self._holding = False
+            _release_collection()

@@ -132,3 +132,38 @@ def test_clear_recording_from_the_window_throws_the_recording_away(qtbot, tmp_pa
     qtbot.waitUntil(future.done, timeout=5000)
     assert "nothing has been recorded" in str(future.exception())
     w.close()
+
+
+def test_garbage_is_collected_in_the_gui_thread_while_the_physics_runs(qtbot):
+    """Python's cyclic collector runs in whichever thread happens to allocate: in the
+    physics thread it would destroy Qt objects of the GUI thread (a window closed earlier,
+    a timer), which deadlocked a run. While a bridge is open, collection is the GUI thread's."""
+    import gc
+    import threading
+    import weakref
+
+    from PySide6.QtCore import QObject
+
+    from classroom_sim import Body, World
+
+    world = World(gravity=(0.0, -G))
+    for k in range(300):  # a World whose copy allocates thousands of objects
+        world.add_body(Body(f"b{k}", 1.0, 0.1, (k * 1.0, 10.0)))
+    b = SimulationBridge(world)
+    where = []
+
+    class Held(QObject):
+        pass
+
+    gc.collect()
+    for _ in range(50):
+        held = Held()
+        held.me = held  # a cycle: only the collector frees it
+        weakref.finalize(held, lambda: where.append(threading.current_thread().name))
+    del held
+    for _ in range(30):  # the physics thread allocates (a copy of the World each time)
+        b.keep_as_start().result(timeout=10)
+    qtbot.waitUntil(lambda: len(where) == 50, timeout=5000)
+    b.close()
+    assert set(where) == {threading.main_thread().name}
+    assert gc.isenabled()  # the last bridge closed: automatic collection is back
