@@ -15,6 +15,11 @@ from several jitters of the grid (seeds). After ``--seconds`` (20 by default), a
 - a ghost: no collision, speeds or energy over those limits, and no ball got that far
   (the pile stands still on screen while the engine reports it moving).
 
+``--mixed`` drops balls of mixed sizes and masses instead (radius 0.08-0.1 m and mass
+0.5-2 kg, each drawn at random from the seed, the grid as before), as a class's
+assorted balls would be: they pack into no crystal, and a pile of them flows further
+before it stands.
+
 Prints one line a pile and the four counts. Each pile is chaotic (a change in the
 order in which contacts are taken moves single piles either way): compare counts over
 many piles, not single piles, and know the noise: one engine gave 492 / 7 / 39 / 2
@@ -22,7 +27,7 @@ many piles, not single piles, and know the noise: one engine gave 492 / 7 / 39 /
 seeds 23-40, 540 piles each. A change that moves the counts of 540 piles by less than
 about 15 has not shown that it does anything.
 
-    python -m bench.piles [--seconds S] [--seeds 5 6 7 8]
+    python -m bench.piles [--mixed] [--seconds S] [--seeds 5 6 7 8]
 """
 
 from __future__ import annotations
@@ -47,15 +52,20 @@ MOVED = SPEED_AT_REST * 1.0
 """m: a ball that got this far in the last second moved (what the speed limit covers in it)."""
 
 
-def pile(sideways: float, width: float, seed: int, seconds: float) -> tuple:
-    """Drop the pile; returns (largest speed, kinetic energy, collisions in the last second,
-    the farthest any ball got in the last second from where it was as it began)."""
+def pile(sideways: float, width: float, seed: int, seconds: float, mixed: bool = False) -> tuple:
+    """Drop the pile (of mixed balls if ``mixed``); returns (largest speed, kinetic energy,
+    collisions in the last second, the farthest any ball got in the last second from where
+    it was as it began)."""
     gravity = (sideways, -math.sqrt(G * G - sideways * sideways))
     world = World(gravity=gravity, bounds=(0.0, 0.0, width, 6.0), restitution=0.5, wall_restitution=0.5)
     rng = np.random.default_rng(seed)
+    sizes = np.random.default_rng([seed, 1])  # (its own stream: the grid is the same either way)
+    radius = sizes.uniform(0.08, 0.1, 100) if mixed else np.full(100, 0.1)
+    mass = sizes.uniform(0.5, 2.0, 100) if mixed else np.ones(100)
     for k in range(100):
         row, col = divmod(k, 9)
-        world.add_body(Body(f"p{k}", 1.0, 0.1, (0.15 + 0.21 * col + rng.uniform(-0.02, 0.02), 0.3 + 0.3 * row)))
+        world.add_body(Body(f"p{k}", float(mass[k]), float(radius[k]),
+                            (0.15 + 0.21 * col + rng.uniform(-0.02, 0.02), 0.3 + 0.3 * row)))
     last = int(round(1.0 / DT))
     for _ in range(int(round(seconds / DT)) - last):
         world.step(DT)
@@ -71,14 +81,16 @@ def pile(sideways: float, width: float, seed: int, seconds: float) -> tuple:
 
 
 def _one(case):
-    sideways, width, seed, seconds = case
-    return case, pile(sideways, width, seed, seconds)
+    return case, pile(*case)
 
 
 def main(argv=None) -> None:
     argv = list(argv or [])
     seconds = 20.0
     seeds = SEEDS
+    mixed = "--mixed" in argv
+    if mixed:
+        argv.remove("--mixed")
     if "--seconds" in argv:
         k = argv.index("--seconds")
         seconds = float(argv[k + 1])
@@ -89,13 +101,13 @@ def main(argv=None) -> None:
         del argv[k:]
     if argv:
         sys.exit(f"piles: unknown arguments {' '.join(argv)} (usage: python -m bench.piles "
-                 "[--seconds S] [--seeds N ...])")
-    cases = [(s, w, seed, seconds) for seed in seeds for w in WIDTHS for s in SIDEWAYS]
+                 "[--mixed] [--seconds S] [--seeds N ...])")
+    cases = [(s, w, seed, seconds, mixed) for seed in seeds for w in WIDTHS for s in SIDEWAYS]
     counts = {"at rest": 0, "moving": 0, "ghost": 0, "bouncing": 0}
-    print(f"{len(cases)} piles of 100 balls, {seconds:g} s each; at rest: speeds < {SPEED_AT_REST:g} m/s "
+    print(f"{len(cases)} piles of 100 {'mixed ' if mixed else ''}balls, {seconds:g} s each; at rest: speeds < {SPEED_AT_REST:g} m/s "
           f"and energy < {ENERGY_AT_REST:g} J")
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        for (s, w, seed, _), (speed, energy, hits, farthest) in pool.map(_one, cases):
+        for (s, w, seed, *_), (speed, energy, hits, farthest) in pool.map(_one, cases):
             if hits:
                 verdict = "bouncing"
             elif speed < SPEED_AT_REST and energy < ENERGY_AT_REST:
