@@ -110,7 +110,7 @@ class World(Instants):
         self.degraded = {"contacts": 0, "passes": 0, "log": 0}
         """How many steps a cap cut short: "contacts" (`stepping.EVENTS_PER_BODY`: a
         body's further contacts in the step were settled at its end), "passes"
-        (`collisions.SEPARATION_PASSES`: overlaps were left for the next steps), "log"
+        (`collisions.SEPARATION_PASSES_MOST`: overlaps were left for the next steps), "log"
         (more collisions in one step than `collision_report` holds: some went
         unlisted). See `DEGRADED`."""
 

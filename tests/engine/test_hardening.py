@@ -256,19 +256,36 @@ def _pressed_row(n):
     return w
 
 
+def test_overlaps_beyond_the_first_passes_are_pushed_apart_within_the_step():
+    """Eight balls placed half into each other: 16 passes leave more than 1% of a radius
+    of overlap, so the passes go on (up to SEPARATION_PASSES_MOST) until none is left
+    over that; half the overlap each, the row keeps its centre of mass, and nothing moves
+    (no pull, no speed)."""
+    w = _pressed_row(8)
+    w.remove_body("hammer")
+    start = w.snapshot().positions.copy()
+    w.step(1 / 240)
+    snap = w.snapshot()
+    x = np.sort(snap.positions[:, 0])
+    assert (np.diff(x) > 2 * 0.5 - 0.01 * 0.5).all()  # every overlap under 1% of r (0.5 m)
+    assert snap.positions[:, 0].mean() == pytest.approx(start[:, 0].mean(), abs=1e-12)
+    assert (snap.positions[:, 1] == 0.0).all() and (snap.velocities == 0.0).all()
+    assert w.degraded["passes"] == 0
+
+
 def test_a_chain_longer_than_the_passes_is_reported_not_hidden():
     short = _pressed_row(3)
     for _ in range(240):
         short.step(1 / 240)
     assert short.degraded == {"contacts": 0, "passes": 0, "log": 0}
-    long = _pressed_row(3 * _collisions.SEPARATION_PASSES)
+    long = _pressed_row(3 * _collisions.SEPARATION_PASSES_MOST)
     for _ in range(240):
         long.step(1 / 240)
     assert long.degraded["passes"] > 0 and set(long.degraded) == set(DEGRADED)
 
 
 def test_the_simulation_publishes_the_counts():
-    sim = Simulation(_pressed_row(3 * _collisions.SEPARATION_PASSES))
+    sim = Simulation(_pressed_row(3 * _collisions.SEPARATION_PASSES_MOST))
     sim.start()
     try:
         deadline = __import__("time").monotonic() + 20

@@ -15,7 +15,7 @@ from ui.main_window import MainWindow
 
 def test_simplified_steps_show_in_the_status_bar(qtbot, tmp_path):
     world = World(gravity=(0.0, 0.0))
-    n = 3 * collisions.SEPARATION_PASSES
+    n = 3 * collisions.SEPARATION_PASSES_MOST
     for k in range(n):  # pressed half into each other and hit: more links than a step's passes
         world.add_body(Body(f"b{k}", 1.0, 0.5, (0.5 * k, 0.0)))
     world.add_body(Body("hammer", 1.0, 0.5, (0.5 * n + 0.5, 0.0), (-1.0, 0.0)))
