@@ -11,7 +11,8 @@ from several jitters of the grid (seeds). After ``--seconds`` (20 by default), a
   1 mm (1e-3 m/s for the last second) from where it was as the second began, or half as
   far as the largest speed would carry a ball in the second: frictionless balls keep
   sliding (a pile dropped with some sideways momentum slides along the floor as a block,
-  however slowly; a ball slides down a wall into a gap), as the textbook has them;
+  down to a creep that is put to rest, `collisions.still.STATIC`; a ball slides down a
+  wall into a gap), as the textbook has them;
 - a ghost: no collision, speeds or energy over those limits, and no ball got that far
   (the pile stands still on screen while the engine reports it moving).
 

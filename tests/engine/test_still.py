@@ -135,13 +135,28 @@ def test_an_edit_wakes_a_ball_at_rest(edit):
 def test_a_slow_slide_is_never_stopped():
     """A ball sliding along a frictionless floor at 0.5 mm/s, slower than a ball standing
     still may drift (1% of its radius in STILL_FOR: 2 mm/s), for 5 s: its velocity carries
-    it, so it is no ghost. x = x0 + u t, its speed unchanged."""
+    it, so it is no ghost, and it moves more than STATIC allows. x = x0 + u t, its speed
+    unchanged."""
     u = 5e-4
     w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2.0, 2.0))
     w.add_body(Body("b", 1.0, 0.1, (0.5, 0.1), (u, 0.0)))
     run(w, 5.0)
     assert w.body("b").position[0] == pytest.approx(0.5 + u * 5.0, abs=1e-9)
     assert w.body("b").velocity[0] == pytest.approx(u, abs=1e-12)
+
+
+def test_a_creep_slower_than_a_thousandth_of_a_radius_a_second_is_put_to_rest():
+    """A ball on the floor creeping at 20 µm/s (a fifth of the 0.1 mm/s that STATIC allows
+    a ball of 10 cm: what balls of a pile of mixed sizes kept for ever, each step's
+    contacts pressing them on a little) stops within a second: its velocity becomes
+    exactly zero, and it moved no further than its speed took it meanwhile."""
+    u = 2e-5
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2.0, 2.0))
+    w.add_body(Body("b", 1.0, 0.1, (0.5, 0.1), (u, 0.0)))
+    run(w, 1.0)
+    assert at_rest(w, "b")
+    assert (w.body("b").velocity == 0.0).all()
+    assert 0.5 < w.body("b").position[0] <= 0.5 + u * 1.0 + 1e-12
 
 
 @pytest.mark.parametrize("height", [0.05, 5e-4])
