@@ -94,7 +94,11 @@ class SimulationBridge(QObject):
         _hold_collection()
         self._holding = True
         if start:
-            self.simulation.start()
+            try:
+                self.simulation.start()
+            except BaseException:
+                self.close()  # (collection back on: no bridge is left open)
+                raise
 
     @property
     def latest(self) -> Snapshot:
@@ -385,9 +389,13 @@ class SimulationBridge(QObject):
         return sim
 
     def close(self) -> None:
-        """Stop polling, stop and join the physics thread."""
+        """Stop polling, stop and join the physics thread (collection is the GUI thread's
+        alone until then, and automatic again once the last bridge has closed, even if
+        the thread failed to stop in time)."""
         self._timer.stop()
-        self.simulation.stop()
-        if self._holding:
-            self._holding = False
-            _release_collection()
+        try:
+            self.simulation.stop()
+        finally:
+            if self._holding:
+                self._holding = False
+                _release_collection()

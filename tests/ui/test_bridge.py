@@ -161,9 +161,11 @@ def test_garbage_is_collected_in_the_gui_thread_while_the_physics_runs(qtbot):
         held.me = held  # a cycle: only the collector frees it
         weakref.finalize(held, lambda: where.append(threading.current_thread().name))
     del held
-    for _ in range(30):  # the physics thread allocates (a copy of the World each time)
-        b.keep_as_start().result(timeout=10)
-    qtbot.waitUntil(lambda: len(where) == 50, timeout=5000)
-    b.close()
+    try:
+        for _ in range(30):  # the physics thread allocates (a copy of the World each time)
+            b.keep_as_start().result(timeout=10)
+        qtbot.waitUntil(lambda: len(where) == 50, timeout=5000)
+    finally:
+        b.close()
     assert set(where) == {threading.main_thread().name}
     assert gc.isenabled()  # the last bridge closed: automatic collection is back
