@@ -105,7 +105,8 @@ def main(argv=None) -> None:
                  "[--mixed] [--seconds S] [--seeds N ...])")
     cases = [(s, w, seed, seconds, mixed) for seed in seeds for w in WIDTHS for s in SIDEWAYS]
     counts = {"at rest": 0, "moving": 0, "ghost": 0, "bouncing": 0}
-    print(f"{len(cases)} piles of 100 {'mixed ' if mixed else ''}balls, {seconds:g} s each; at rest: speeds < {SPEED_AT_REST:g} m/s "
+    kind = "mixed balls" if mixed else "balls"
+    print(f"{len(cases)} piles of 100 {kind}, {seconds:g} s each; at rest: speeds < {SPEED_AT_REST:g} m/s "
           f"and energy < {ENERGY_AT_REST:g} J")
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         for (s, w, seed, *_), (speed, energy, hits, farthest) in pool.map(_one, cases):
