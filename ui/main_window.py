@@ -58,6 +58,15 @@ class MainWindow(FileVerbs, QMainWindow):
         self.lock = StudentLock(self)
         self.start_world = copy.deepcopy(world)  # the scene as loaded: each lesson step starts from it
         self.bridge = SimulationBridge(world, self)
+        try:
+            self._build(world, path, student)
+        except BaseException:
+            # (its physics thread stopped and collection back on: no bridge is left open, `bridge`)
+            self.bridge.close()
+            raise
+
+    def _build(self, world, path, student) -> None:
+        """Everything of the window but its bridge (`__init__`)."""
         self.path = Path(path) if path else None
         self.canvas = Canvas(self.bridge)
         self.messages = MessageBar()

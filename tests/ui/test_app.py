@@ -381,3 +381,23 @@ def test_the_picture_and_worksheet_commands_need_no_display(command, tmp_path):
                            "-o", str(out)], env=env, capture_output=True, text=True, timeout=240)
     assert done.returncode == 0, done.stderr[-500:]
     assert out.stat().st_size > 1000
+
+
+def test_a_window_that_fails_while_it_is_built_leaves_no_physics_thread_and_collection_on(qapp, monkeypatch, settings):
+    """The window's bridge starts the physics thread and turns automatic garbage collection
+    off (`ui.bridge`); a failure later in building the window closes that bridge again."""
+    import gc
+    import threading
+
+    from ui import bridge
+
+    def broken(self):
+        raise RuntimeError("the status bar failed")
+
+    monkeypatch.setattr(MainWindow, "_build_status", broken)
+    threads = set(threading.enumerate())
+    with pytest.raises(RuntimeError, match="the status bar failed"):
+        MainWindow(load_scene(default_lesson()), settings=settings)
+    assert gc.isenabled()
+    assert bridge._open == 0
+    assert not [t for t in threading.enumerate() if t not in threads and t.is_alive()]
