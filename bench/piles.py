@@ -16,6 +16,9 @@ from several jitters of the grid (seeds). After ``--seconds`` (20 by default), a
 - a ghost: no collision, speeds or energy over those limits, and no ball got that far
   (the pile stands still on screen while the engine reports it moving).
 
+Then how many piles boil: hold more than `BOILING` of kinetic energy at the end, and
+how much they hold in all (energy the engine made: mixed piles under tilted gravity).
+
 ``--mixed`` drops balls of mixed sizes and masses instead (radius 0.08-0.1 m and mass
 0.5-2 kg, each drawn at random from the seed, the grid as before), as a class's
 assorted balls would be: they pack into no crystal, and a pile of them flows further
@@ -49,6 +52,10 @@ SIDEWAYS = (0.0, 0.5, 2.0, -1.0, 4.0)
 SEEDS = (5, 6, 7, 8)
 SPEED_AT_REST = 1e-3
 ENERGY_AT_REST = 1e-6
+BOILING = 0.1
+"""J: a pile holding more kinetic energy than this at the end boils (nothing in a pile
+supplies energy: the engine made it). A pile of 100 balls of 1 kg at rest holds none; 0.1 J
+is every ball moving at 4.5 cm/s."""
 MOVED = SPEED_AT_REST * 1.0
 """m: a ball that got this far in the last second moved (what the speed limit covers in it)."""
 
@@ -105,6 +112,7 @@ def main(argv=None) -> None:
                  "[--mixed] [--seconds S] [--seeds N ...])")
     cases = [(s, w, seed, seconds, mixed) for seed in seeds for w in WIDTHS for s in SIDEWAYS]
     counts = {"at rest": 0, "moving": 0, "ghost": 0, "bouncing": 0}
+    energies = []
     kind = "mixed balls" if mixed else "balls"
     print(f"{len(cases)} piles of 100 {kind}, {seconds:g} s each; at rest: speeds < {SPEED_AT_REST:g} m/s "
           f"and energy < {ENERGY_AT_REST:g} J")
@@ -119,10 +127,14 @@ def main(argv=None) -> None:
             else:
                 verdict = "ghost"
             counts[verdict] += 1
+            energies.append(energy)
             print(f"seed {seed} width {w:4} m sideways {s:+4} m/s²: {verdict:8} largest speed {speed:.1e} m/s, "
                   f"energy {energy:.1e} J, {hits} collisions in the last second, "
                   f"farthest moved {farthest:.1e} m", flush=True)
     print(", ".join(f"{k}: {v}" for k, v in counts.items()))
+    boiling = [e for e in energies if e > BOILING]
+    print(f"boiling (over {BOILING:g} J at the end): {len(boiling)} piles, {sum(boiling):.3g} J in all"
+          + (f", the most {max(boiling):.3g} J" if boiling else ""))
 
 
 if __name__ == "__main__":
