@@ -100,6 +100,7 @@ class Simulation(Keeping):
         self._watch = None  # (Watch, Future, the world time it gives up at) while a run waits for an event
         self._events: list = []  # events met in the last cycle: (Future, Measurement), answered after publishing
         self._exports = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{name} export")
+        self._offloaded: list = []  # the export thread's work, queued or running (`exporting`)
         self.error: BaseException | None = None
         """None, or the exception that paused the simulation."""
         self.cycles = 0
@@ -143,6 +144,12 @@ class Simulation(Keeping):
         self._fail_pending()
         self._exports.shutdown(wait=False)
         _running.discard(self)
+
+    @property
+    def exporting(self) -> bool:
+        """True while the export thread has work queued or running (an export, a save, a
+        recording frozen): it goes on after `stop`, until it is done."""
+        return any(not work.done() for work in list(self._offloaded))
 
     @property
     def running(self) -> bool:
@@ -247,6 +254,7 @@ class Simulation(Keeping):
         def hand_over():
             taken = take()
             work = self._exports.submit(finish, taken)
+            self._offloaded = [w for w in self._offloaded if not w.done()] + [work]
             work.add_done_callback(lambda w: _copy_outcome(w, done))
 
         taken = self._control(hand_over)

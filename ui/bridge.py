@@ -25,7 +25,10 @@ from classroom_sim import Simulation, Snapshot, commands
 FRAME_MS = 16
 """Milliseconds between two polls (about 60 a second)."""
 
-_open = 0  # bridges open, whose physics threads may run
+_open = 0  # bridges open, whose physics or export threads may run
+
+EXPORT_CHECK_MS = 100
+"""Milliseconds between two looks, after a bridge closed, at whether its exports are done."""
 
 
 def _hold_collection() -> None:
@@ -47,6 +50,17 @@ def _release_collection() -> None:
     if _open == 0:
         gc.collect()
         gc.enable()
+
+
+def _release_after(simulation) -> None:
+    """`_release_collection` once ``simulation``'s export thread is done (an export goes on
+    after the window closes, and with automatic collection back on, it could destroy Qt
+    objects there), asked again every `EXPORT_CHECK_MS` in the GUI thread's event loop.
+    (If the loop ends first, collection stays off until the process exits.)"""
+    if simulation.exporting:
+        QTimer.singleShot(EXPORT_CHECK_MS, lambda: _release_after(simulation))
+    else:
+        _release_collection()
 
 
 def _collect_due() -> None:
@@ -390,12 +404,13 @@ class SimulationBridge(QObject):
 
     def close(self) -> None:
         """Stop polling, stop and join the physics thread (collection is the GUI thread's
-        alone until then, and automatic again once the last bridge has closed, even if
-        the thread failed to stop in time)."""
+        alone until then and until its exports are done, and automatic again once the last
+        bridge has closed and its exports are done, even if the thread failed to stop in
+        time)."""
         self._timer.stop()
         try:
             self.simulation.stop()
         finally:
             if self._holding:
                 self._holding = False
-                _release_collection()
+                _release_after(self.simulation)

@@ -169,3 +169,38 @@ def test_garbage_is_collected_in_the_gui_thread_while_the_physics_runs(qtbot):
         b.close()
     assert set(where) == {threading.main_thread().name}
     assert gc.isenabled()  # the last bridge closed: automatic collection is back
+
+
+def test_collection_stays_the_gui_threads_until_an_export_running_at_close_is_done(qtbot, tmp_path, monkeypatch):
+    """An export goes on in its own thread after the window closed. Until it is done,
+    automatic collection stays off (it would run in that thread, among Qt objects of the
+    closed window), and the file is written whole; then collection is back on."""
+    import gc
+    import threading
+
+    from classroom_sim.recording import Recording
+
+    release = threading.Event()
+    write = Recording.write_csv
+
+    def slow(self, path, layout="long"):
+        assert release.wait(10)
+        return write(self, path, layout)
+
+    monkeypatch.setattr(Recording, "write_csv", slow)
+    b = SimulationBridge(falling_world())
+    try:
+        answered(qtbot, b.record(True, 100.0))
+        answered(qtbot, b.step_once())
+        out = tmp_path / "late.csv"
+        future = b.export_csv(out, "long")
+        qtbot.waitUntil(lambda: b.simulation.exporting, timeout=5000)
+    finally:
+        b.close()
+    try:
+        assert not gc.isenabled()  # (the export still runs)
+    finally:
+        release.set()
+    future.result(timeout=5)
+    qtbot.waitUntil(gc.isenabled, timeout=5000)
+    assert "ball" in out.read_text()
