@@ -53,11 +53,12 @@ def _release_collection() -> None:
 
 
 def _release_after(simulation) -> None:
-    """`_release_collection` once ``simulation``'s export thread is done (an export goes on
-    after the window closes, and with automatic collection back on, it could destroy Qt
-    objects there), asked again every `EXPORT_CHECK_MS` in the GUI thread's event loop.
-    (If the loop ends first, collection stays off until the process exits.)"""
-    if simulation.exporting:
+    """`_release_collection` once ``simulation``'s threads are done: its export thread (an
+    export goes on after the window closes, and with automatic collection back on, it could
+    destroy Qt objects there), and its physics thread if it did not stop in time (it may
+    still hand an export over); asked again every `EXPORT_CHECK_MS` in the GUI thread's
+    event loop. (If the loop ends first, collection stays off until the process exits.)"""
+    if simulation.exporting or simulation.running:
         QTimer.singleShot(EXPORT_CHECK_MS, lambda: _release_after(simulation))
     else:
         _release_collection()
@@ -405,8 +406,7 @@ class SimulationBridge(QObject):
     def close(self) -> None:
         """Stop polling, stop and join the physics thread (collection is the GUI thread's
         alone until then and until its exports are done, and automatic again once the last
-        bridge has closed and its exports are done, even if the thread failed to stop in
-        time)."""
+        bridge has closed and its threads are done: `_release_after`)."""
         self._timer.stop()
         try:
             self.simulation.stop()

@@ -189,18 +189,18 @@ def test_collection_stays_the_gui_threads_until_an_export_running_at_close_is_do
 
     monkeypatch.setattr(Recording, "write_csv", slow)
     b = SimulationBridge(falling_world())
+    out = tmp_path / "late.csv"
     try:
-        answered(qtbot, b.record(True, 100.0))
-        answered(qtbot, b.step_once())
-        out = tmp_path / "late.csv"
-        future = b.export_csv(out, "long")
-        qtbot.waitUntil(lambda: b.simulation.exporting, timeout=5000)
-    finally:
-        b.close()
-    try:
+        try:
+            answered(qtbot, b.record(True, 100.0))
+            answered(qtbot, b.step_once())
+            future = b.export_csv(out, "long")
+            qtbot.waitUntil(lambda: b.simulation.exporting, timeout=5000)
+        finally:
+            b.close()
         assert not gc.isenabled()  # (the export still runs)
     finally:
-        release.set()
+        release.set()  # (whatever failed: the export ends, and collection comes back)
     future.result(timeout=5)
     qtbot.waitUntil(gc.isenabled, timeout=5000)
     assert "ball" in out.read_text()
