@@ -61,7 +61,7 @@ class MainWindow(FileVerbs, QMainWindow):
         try:
             self._build(world, path, student)
         except BaseException:
-            # (its physics thread stopped and collection back on: no bridge is left open, `bridge`)
+            # (its physics thread stopped, and no bridge left open to keep collection off: `bridge`)
             self.bridge.close()
             raise
 
