@@ -17,7 +17,8 @@ from several jitters of the grid (seeds). After ``--seconds`` (20 by default), a
   (the pile stands still on screen while the engine reports it moving).
 
 Then how many piles boil: hold more than `BOILING` of kinetic energy at the end, and
-how much they hold in all (energy the engine made: mixed piles under tilted gravity).
+how much they hold in all (energy the engine made: mixed piles under tilted gravity did,
+until the level solve was kept from making it, `collisions.resting._no_energy_made`).
 
 ``--mixed`` drops balls of mixed sizes and masses instead (radius 0.08-0.1 m and mass
 0.5-2 kg, each drawn at random from the seed, the grid as before), as a class's

@@ -73,7 +73,11 @@ them and is a hair from the other, and both hold it (`supports.contacts_now`).
    neighbour held by a wall: the neighbour was squeezed between two bodies that
    both stood firm, and the pair collided 60 to 130 times a second for ever), the
    level is solved again with those contacts moving both their bodies, and that is
-   kept if it leaves the level's contacts closing in slower.
+   kept if it leaves the level's contacts closing in slower. A body standing firm is
+   never pushed back, so the levels may leave an island of contacts more kinetic energy
+   than it came in with (a light ball standing firm lifts a heavy one): each island's
+   velocities are then scaled back to the multiple of them nearest to what came in
+   (`_no_energy_made`; mixed piles under tilted gravity boiled without it).
 3. Positions follow the velocities: a body whose velocity the resting contacts changed
    by dv is moved by dv span / 2 (`FOLLOW`), as if the change had been under way all
    step, but never so far that it leaves a body more than a hair (`HAIR`) from what it
@@ -183,7 +187,8 @@ def _rest(b, first, second, nx, ny, slack, resting, level, span, block):
     towards the other as `passes._firm_approach` counts it, by ``slack``): projected
     Gauss-Seidel over all of them; where that does not settle within its passes, level by
     level from the ground up, the bodies below standing firm (``level``, found here if
-    empty). (Memory from ``block``: `scratch`.)"""
+    empty), and no island keeps kinetic energy that the levels made (`_no_energy_made`).
+    (Memory from ``block``: `scratch`.)"""
     b = lent(b)  # (arguments: see `compiled.lent`)
     m, n = len(first), b.pos.shape[0]
     before = scratch.floats(block, 2 * n).reshape((n, 2))
@@ -246,6 +251,62 @@ def _rest(b, first, second, nx, ny, slack, resting, level, span, block):
                     b.vel[bodies] = firm_vel
                     push[ks] = firm_push
         g = h
+    _no_energy_made(b, first, second, resting, before)
+
+
+@_jit
+def _no_energy_made(b, first, second, resting, before):
+    """Each island of the ``resting`` contacts (bodies joined by contacts between two bodies
+    that move) keeps the velocities that the level solve left it (``b.vel``) scaled by the
+    factor that brings them nearest, as kinetic energy measures it, to those it came in
+    with (``before``), between 0 and 1: where the solve's pushes did work on what they left,
+    it is taken back.
+
+    The exact solution of resting contacts that stop closing in is the velocity nearest to
+    the one the bodies came in with (kinetic energy measures the distance) among those that
+    close in on no contact; those make a convex set that holds standing still, and so holds
+    every velocity of the solution scaled by a factor from 0 to 1. Its pushes do no work on
+    it, and it never has more kinetic energy than what came in. The level solve, whose
+    bodies below stand firm and are never pushed back, can leave an island more than that
+    (a light ball below standing firm lifts a heavy one above); step after step, mixed piles
+    under tilted gravity boiled: ``python -m bench.piles --mixed`` over seeds 5-10 left 17
+    of 180 piles holding 339 J in all after 20 s, 122 at rest. Scaled, nothing contacts push
+    closes in, no island leaves with more kinetic energy than it came in with (by the
+    Cauchy-Schwarz inequality), and 180 of 180 came to rest. Scaled, a contact that the
+    solve kept from closing in still does not (standing still is among the velocities
+    allowed), and an island that the solve left as it should be, such as a row sliding
+    along the floor, keeps its velocities (the factor is 1)."""
+    n = b.pos.shape[0]
+    root = np.arange(n)  # (each body's island: a union of the contacts' bodies, by their smallest number)
+    for k in resting:
+        i, j = first[k], second[k]
+        if i < 0 or b.inv_mass[i] == 0.0 or b.inv_mass[j] == 0.0:
+            continue  # (a wall or a fixed body joins nothing: it holds still for every island)
+        while root[i] != i:
+            i = root[i]
+        while root[j] != j:
+            j = root[j]
+        if i != j:
+            root[max(i, j)] = min(i, j)
+    came = np.zeros(n)  # of each island: the sum of m v.u (u what came in, v what the solve left)
+    left = np.zeros(n)  # and of m v.v; the factor nearest is came / left
+    for x in range(n):
+        r = x
+        while root[r] != r:
+            r = root[r]
+        root[x] = r
+        w = b.inv_mass[x]
+        if w > 0.0:
+            came[r] += (before[x, 0] * b.vel[x, 0] + before[x, 1] * b.vel[x, 1]) / w
+            left[r] += (b.vel[x, 0] * b.vel[x, 0] + b.vel[x, 1] * b.vel[x, 1]) / w
+    for x in range(n):
+        r = root[x]
+        if came[r] >= left[r]:
+            continue  # (the factor is 1)
+        # (left so slow that m v.v is 0, and v.u below 0: the factor is 0, not 0 / 0)
+        f = max(came[r], 0.0) / left[r] if left[r] > 0.0 else 0.0
+        b.vel[x, 0] *= f
+        b.vel[x, 1] *= f
 
 
 @_jit(inline=True)
