@@ -231,8 +231,8 @@ def _solve(b, first, second, nx, ny, slack, push, ks, level, side, passes, unfir
     `_sideways`), unless the contact is marked in ``unfirm``; and the contacts of a body
     pressed into two or more bodies that stand firm are solved together, exactly (`_block`,
     met at the first of them): a ball in the notch between two nearly level with it, pushed
-    by one contact and then the other, would need hundreds of passes. Returns whether the
-    last pass changed no velocity by more than `APPROACH`."""
+    by one contact and then the other, would need hundreds of passes. Returns the largest
+    change of a velocity in the last pass (settled when it is `APPROACH` or less)."""
     b, first, second, nx, ny, push, ks = lent(b), lent(first), lent(second), lent(nx), lent(ny), lent(push), lent(ks)
     level, side, unfirm = lent(level), lent(side), lent(unfirm)  # (arguments: see `compiled.lent`)
     if len(level):
@@ -244,6 +244,7 @@ def _solve(b, first, second, nx, ny, slack, push, ks, level, side, passes, unfir
     for x in range(len(held)):
         size = max(size, start[x + 1] - start[x])
     dx, dy, c, lam = np.empty(size), np.empty(size), np.empty(size), np.empty(size)
+    most = np.inf  # (no pass: nothing settled)
     for _ in range(passes):
         most = 0.0
         for q in range(len(ks)):
@@ -264,5 +265,5 @@ def _solve(b, first, second, nx, ny, slack, push, ks, level, side, passes, unfir
             for p in qs:  # (none found: each alone, as the others)
                 most = max(most, _one(b, first, second, nx, ny, slack, push, ks[p], level, side, unfirm))
         if most <= APPROACH:
-            return True
-    return False
+            break
+    return most
