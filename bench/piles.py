@@ -19,6 +19,8 @@ from several jitters of the grid (seeds). After ``--seconds`` (20 by default), a
 Then how many piles boil: hold more than `BOILING` of kinetic energy at the end, and
 how much they hold in all (energy the engine made: mixed piles under tilted gravity did,
 until the level solve was kept from making it, `collisions.resting._no_energy_made`).
+And the deepest overlap at the end of any pile, of two balls or of a ball into a wall
+(SCENE_FORMAT's resting piles keep overlaps under 1% of a radius).
 
 ``--mixed`` drops balls of mixed sizes and masses instead (radius 0.08-0.1 m and mass
 0.5-2 kg, each drawn at random from the seed, the grid as before), as a class's
@@ -64,7 +66,7 @@ MOVED = SPEED_AT_REST * 1.0
 def pile(sideways: float, width: float, seed: int, seconds: float, mixed: bool = False) -> tuple:
     """Drop the pile (of mixed balls if ``mixed``); returns (largest speed, kinetic energy,
     collisions in the last second, the farthest any ball got in the last second from where
-    it was as it began)."""
+    it was as it began, the deepest overlap at the end: `deepest`)."""
     gravity = (sideways, -math.sqrt(G * G - sideways * sideways))
     world = World(gravity=gravity, bounds=(0.0, 0.0, width, 6.0), restitution=0.5, wall_restitution=0.5)
     rng = np.random.default_rng(seed)
@@ -86,7 +88,17 @@ def pile(sideways: float, width: float, seed: int, seconds: float, mixed: bool =
         farthest = max(farthest, float(np.linalg.norm(world.snapshot().positions - start, axis=1).max()))
     snap = world.snapshot()
     return float(np.linalg.norm(snap.velocities, axis=1).max()), float(snap.kinetic_energy), \
-        len(world.collision_report), farthest
+        len(world.collision_report), farthest, deepest(snap.positions, radius, width)
+
+
+def deepest(pos: np.ndarray, radius: np.ndarray, width: float) -> float:
+    """The deepest overlap of two balls, as a fraction of the smaller radius, or of a ball
+    into a wall of the box (0 to ``width`` wide), as a fraction of its radius (0 if none)."""
+    gap = np.linalg.norm(pos[:, None, :] - pos[None, :, :], axis=-1) - (radius[:, None] + radius[None, :])
+    np.fill_diagonal(gap, np.inf)
+    balls = float((-gap / np.minimum(radius[:, None], radius[None, :])).max())
+    into = np.maximum.reduce([radius - pos[:, 0], radius - pos[:, 1], pos[:, 0] + radius - width]) / radius
+    return max(balls, float(into.max()), 0.0)
 
 
 def _one(case):
@@ -114,11 +126,12 @@ def main(argv=None) -> None:
     cases = [(s, w, seed, seconds, mixed) for seed in seeds for w in WIDTHS for s in SIDEWAYS]
     counts = {"at rest": 0, "moving": 0, "ghost": 0, "bouncing": 0}
     energies = []
+    worst = 0.0
     kind = "mixed balls" if mixed else "balls"
     print(f"{len(cases)} piles of 100 {kind}, {seconds:g} s each; at rest: speeds < {SPEED_AT_REST:g} m/s "
           f"and energy < {ENERGY_AT_REST:g} J")
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        for (s, w, seed, *_), (speed, energy, hits, farthest) in pool.map(_one, cases):
+        for (s, w, seed, *_), (speed, energy, hits, farthest, overlap) in pool.map(_one, cases):
             if hits:
                 verdict = "bouncing"
             elif speed < SPEED_AT_REST and energy < ENERGY_AT_REST:
@@ -129,13 +142,15 @@ def main(argv=None) -> None:
                 verdict = "ghost"
             counts[verdict] += 1
             energies.append(energy)
+            worst = max(worst, overlap)
             print(f"seed {seed} width {w:4} m sideways {s:+4} m/s²: {verdict:8} largest speed {speed:.1e} m/s, "
                   f"energy {energy:.1e} J, {hits} collisions in the last second, "
-                  f"farthest moved {farthest:.1e} m", flush=True)
+                  f"farthest moved {farthest:.1e} m, deepest overlap {100 * overlap:.2g}% of a radius", flush=True)
     print(", ".join(f"{k}: {v}" for k, v in counts.items()))
     boiling = [e for e in energies if e > BOILING]
     print(f"boiling (over {BOILING:g} J at the end): {len(boiling)} piles, {sum(boiling):.3g} J in all"
           + (f", the most {max(boiling):.3g} J" if boiling else ""))
+    print(f"deepest overlap at the end, in any pile: {100 * worst:.2g}% of a radius (of the smaller of two balls)")
 
 
 if __name__ == "__main__":
