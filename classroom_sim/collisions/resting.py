@@ -97,7 +97,11 @@ them and is a hair from the other, and both hold it (`supports.contacts_now`).
    other the whole overlap; coincident centres part along +x), pass after pass
    while some still overlap, `SEPARATION_PASSES` of them, and more while an overlap of
    more than `OVERLAP_LEFT` is left (up to `SEPARATION_PASSES_MOST`); walls put a
-   pushed body back inside the box.
+   pushed body back inside the box. A body pushed further than half of `OVERLAP_LEFT` of
+   the smallest radius may have been pushed into one it was not paired with (out of a deep
+   overlap that a step cut short left, wedged in a corner: 0.3 m, into a ball 30% of a
+   radius deep): the pairs within reach of the furthest push are found anew, and the
+   passes run again over them.
 """
 
 from __future__ import annotations
@@ -107,7 +111,7 @@ import math
 import numpy as np
 
 from ..compiled import jit as _jit, lent
-from . import scratch
+from . import broad, scratch
 from .contacts import normal, pair_resting_speed
 from .schedule import APPROACH, TOUCH
 from .passes import _solve
@@ -462,6 +466,27 @@ def settle(b, pi, pj, rules, touching, near, block):
     # contacts were found, only they may overlap, and when none does there is nothing to do
     if count == 0 and not _overlap(b, first, second):
         return False
+    was = b.pos.copy()
+    left_over = _separate(b, pi, pj, rules)
+    # a body pushed further than the pairs reach (out of a deep overlap that a step cut short
+    # left, into a corner) may have been pushed into one it was not paired with: the pairs
+    # within reach of such a push, found anew, and the separation again
+    most, smallest = 0.0, np.inf
+    for i in range(b.pos.shape[0]):
+        if b.inv_mass[i] > 0.0:
+            most = max(most, math.sqrt((b.pos[i, 0] - was[i, 0]) ** 2 + (b.pos[i, 1] - was[i, 1]) ** 2))
+            smallest = min(smallest, b.radius[i])
+    if most > 0.5 * OVERLAP_LEFT * smallest:
+        qi, qj = broad.candidate_pairs(b.pos, b.radius * (1.0 + OVERLAP_TOLERANCE) + most, b.inv_mass == 0.0)
+        left_over = _separate(b, qi, qj, rules)
+    return left_over
+
+
+@_jit
+def _separate(b, pi, pj, rules):
+    """Separation (see the module's text), over the pairs (pi, pj): returns whether an overlap
+    of more than `OVERLAP_LEFT` was left."""
+    b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     left_over = False
     walls = len(rules.bounds) == 4
     for p in range(SEPARATION_PASSES_MOST):
