@@ -123,27 +123,32 @@ VELOCITY_PASSES = 16
 each level of the support pass)."""
 
 PASSES_MORE = 8
+"""The passes that an island (`_islands`) left unsettled by `VELOCITY_PASSES` runs at a
+time, while they converge (`VELOCITY_PASSES_MOST`)."""
+
 VELOCITY_PASSES_MOST = 128
-"""Where `VELOCITY_PASSES` leave the resting contacts unsettled, the passes go on,
-`PASSES_MORE` at a time, while the rate at which the last run cut the largest change of a
-pass would settle them within this many passes in all; if they settle, their answer is
-kept over the level solve's where it is nearer to the velocities that came in (`NEARER`).
-Balls stacked in a pyramid on the floor, frictionless, must collapse, the two at the
-bottom's ends pushed apart (three balls: at sqrt(3) g / 7, 2.43 m/s²); 16 passes left
-changes of 1.3e-6 to 6.5e-4 m/s for pyramids of 2 to 5 rows, the level solve held the
-balls below firm, and the pyramids stood for ever. The passes settle them in 29, 51, 79
-and 113. (A pile, whose passes converge far more slowly, goes on to the level solve
-after 24.)"""
+"""Where `VELOCITY_PASSES` leave the resting contacts unsettled, each island goes on with
+passes of its own, `PASSES_MORE` at a time, while the rate at which its last run cut the
+largest change of a pass would settle it within this many passes in all; if they settle
+it, their answer is kept over the level solve's where it is nearer to the velocities that
+came in (`NEARER`). Balls stacked in a pyramid on the floor, frictionless, must collapse,
+the two at the bottom's ends pushed apart (three balls: at sqrt(3) g / 7, 2.43 m/s²); 16
+passes left changes of 1.3e-6 to 6.5e-4 m/s for pyramids of 2 to 5 rows, the level solve
+held the balls below firm, and the pyramids stood for ever. The passes settle them in 29,
+51, 79 and 113. (A pile, whose passes converge far more slowly, goes on to the level solve
+after 24.) Island by island: decided for the whole world at once, a pyramid stood for ever
+beside a ball on two pegs nearly level with it (whose passes do not settle) or beside a
+heavy ball resting in a notch (see `NEARER`)."""
 
 NEARER = 1e-3
 """The exact answer of resting contacts is the velocity nearest to the one that came in (as
 kinetic energy measures it) among those that close in on no contact (`_no_energy_made`):
-of the passes' answer, settled after more than `VELOCITY_PASSES`, and the level solve's,
-the passes' is kept where it is nearer by this fraction or more. Where the answer is to
-stand still, the passes leave speeds of a few 1e-9 m/s (a ball on two pegs 15° above its
-centre, a pile on a peg that then never came to rest) and the level solve none: kept as
-near as they are, those speeds stood for ever; a pyramid's answer, to collapse, is nearer
-by a seventh (three balls)."""
+of an island's passes' answer, settled after more than `VELOCITY_PASSES`, and the level
+solve's, the passes' is kept where it is nearer by this fraction or more of the level
+solve's distance for that island. Where the answer is to stand still, the passes leave
+speeds of a few 1e-9 m/s (a ball on two pegs 15° below its centre, a pile on a peg that
+then never came to rest) and the level solve none: kept as near as they are, those speeds
+stood for ever; a pyramid's answer, to collapse, is nearer by a seventh (three balls)."""
 
 FOLLOW = 0.5
 """A body whose velocity the resting contacts changed by dv at a step's end is moved by
@@ -210,12 +215,30 @@ def _bodies_of(first, second, ks):
 
 
 @_jit
+def _runs(resting, keys):
+    """The contacts ``resting`` sorted by their ``keys`` (in their order where keys are equal),
+    the keys sorted, and where each run of one key starts (then the count)."""
+    order = resting[np.argsort(keys, kind="mergesort")]
+    keys = np.sort(keys)
+    runs = np.empty(len(keys) + 1, np.int64)
+    m = 0
+    for q in range(len(keys)):
+        if q == 0 or keys[q] != keys[q - 1]:
+            runs[m] = q
+            m += 1
+    runs[m] = len(keys)
+    return order, keys, runs[:m + 1]
+
+
+@_jit
 def _rest(b, first, second, nx, ny, slack, resting, level, span, block):
     """The ``resting`` contacts stop closing in (``b.vel``; a body standing firm comes
     towards the other as `passes._firm_approach` counts it, by ``slack``): projected
-    Gauss-Seidel over all of them; where that does not settle within its passes, level by
+    Gauss-Seidel over all of them; where that does not settle within its passes, more
+    passes island by island while they converge (`VELOCITY_PASSES_MOST`), and level by
     level from the ground up, the bodies below standing firm (``level``, found here if
-    empty), and no island keeps kinetic energy that the levels made (`_no_energy_made`).
+    empty); no island keeps kinetic energy that the levels made (`_no_energy_made`), and
+    an island its passes settled keeps their answer where it is nearer (`NEARER`).
     (Memory from ``block``: `scratch`.)"""
     b = lent(b)  # (arguments: see `compiled.lent`)
     m, n = len(first), b.pos.shape[0]
@@ -227,18 +250,33 @@ def _rest(b, first, second, nx, ny, slack, resting, level, span, block):
     most = _solve(b, first, second, nx, ny, slack, push, resting, none, none, VELOCITY_PASSES, unfirm, span)
     if most <= APPROACH:
         return
-    passes = VELOCITY_PASSES
-    while passes < VELOCITY_PASSES_MOST:  # (going on while they converge, see there)
-        was = most
-        most = _solve(b, first, second, nx, ny, slack, push, resting, none, none, PASSES_MORE, unfirm, span)
-        passes += PASSES_MORE
-        if not (APPROACH < most < was):
-            break
-        # (at the rate of the last run, the passes still needed to settle)
-        if passes + PASSES_MORE * math.log(most / APPROACH) / math.log(was / most) > VELOCITY_PASSES_MOST:
-            break
-    settled = most <= APPROACH
-    passed = b.vel.copy()
+    # each island (`_islands`) goes on with passes of its own while they converge (see
+    # `VELOCITY_PASSES_MOST`): ``settled`` by its root, and what they leave, ``passed``
+    root = _islands(b, first, second, resting)
+    count = len(resting)
+    keys = np.empty(count, np.int64)
+    for q in range(count):
+        k = resting[q]
+        keys[q] = root[second[k] if b.inv_mass[second[k]] > 0.0 or first[k] < 0 else first[k]]
+    order, keys, runs = _runs(resting, keys)
+    settled = np.zeros(n, np.bool_)
+    for q in range(len(runs) - 1):
+        g = runs[q]
+        ks = order[g:runs[q + 1]]
+        most = _solve(b, first, second, nx, ny, slack, push, ks, none, none, PASSES_MORE, unfirm, span)
+        done = VELOCITY_PASSES + PASSES_MORE
+        while most > APPROACH and done < VELOCITY_PASSES_MOST:
+            was = most
+            most = _solve(b, first, second, nx, ny, slack, push, ks, none, none, PASSES_MORE, unfirm, span)
+            done += PASSES_MORE
+            if not (APPROACH < most < was):
+                break
+            # (at the rate of the last run, the passes still needed to settle)
+            if done + PASSES_MORE * math.log(most / APPROACH) / math.log(was / most) > VELOCITY_PASSES_MOST:
+                break
+        settled[keys[g]] = most <= APPROACH
+    passed = scratch.floats(block, 2 * n).reshape((n, 2))
+    passed[:, :] = b.vel
     b.vel[:] = before  # (what the unfinished passes left would be carried up as if it were support)
     if len(level) == 0:
         level = _levels(b, first, second, nx, ny, block)
@@ -248,8 +286,7 @@ def _rest(b, first, second, nx, ny, slack, resting, level, span, block):
     for q in range(count):
         k = resting[q]
         keys[q] = max(level[first[k]] if first[k] >= 0 else GROUND, level[second[k]])
-    order = resting[np.argsort(keys, kind="mergesort")]
-    keys = np.sort(keys)
+    order, keys, runs = _runs(resting, keys)
     # a body that stands firm sideways stops the one pressed into it in the pass that meets
     # their contact after its own: a row pressed along the floor into a wall, met the other
     # way round, stops one more ball a pass (16 passes left 3 balls of a row of 20 moving
@@ -260,12 +297,8 @@ def _rest(b, first, second, nx, ny, slack, resting, level, span, block):
             passes = max(passes, side[x] + 2)
     push = np.zeros(m)
     unfirm = np.zeros(m, np.bool_)
-    g = 0
-    while g < count:
-        h = g
-        while h < count and keys[h] == keys[g]:
-            h += 1
-        ks = order[g:h]
+    for q in range(len(runs) - 1):
+        ks = order[runs[q]:runs[q + 1]]
         bodies = _bodies_of(first, second, ks)
         vel = b.vel[bodies].copy()
         kept = push[ks].copy()
@@ -291,67 +324,73 @@ def _rest(b, first, second, nx, ny, slack, resting, level, span, block):
                 if not _closing_most(b, first, second, nx, ny, ks) < firm:
                     b.vel[bodies] = firm_vel
                     push[ks] = firm_push
-        g = h
-    _no_energy_made(b, first, second, resting, before)
-    if settled and _moved(b, passed, before) < (1.0 - NEARER) * _moved(b, b.vel, before):
-        b.vel[:] = passed
-
-
-@_jit
-def _moved(b, vel, before):
-    """How far ``vel`` is from ``before``, as kinetic energy measures it (twice the kinetic
-    energy of the difference, J)."""
-    d = 0.0
-    for x in range(b.pos.shape[0]):
+    _no_energy_made(b, before, root)
+    # an island its passes settled keeps their answer where it is nearer (`NEARER`)
+    level_moved, passes_moved = np.zeros(n), np.zeros(n)
+    for x in range(n):
         w = b.inv_mass[x]
-        if w > 0.0:
-            d += ((vel[x, 0] - before[x, 0]) ** 2 + (vel[x, 1] - before[x, 1]) ** 2) / w
-    return d
+        if w > 0.0 and settled[root[x]]:
+            level_moved[root[x]] += ((b.vel[x, 0] - before[x, 0]) ** 2 + (b.vel[x, 1] - before[x, 1]) ** 2) / w
+            passes_moved[root[x]] += ((passed[x, 0] - before[x, 0]) ** 2 + (passed[x, 1] - before[x, 1]) ** 2) / w
+    for x in range(n):
+        r = root[x]
+        if settled[r] and passes_moved[r] < (1.0 - NEARER) * level_moved[r]:
+            b.vel[x, 0], b.vel[x, 1] = passed[x, 0], passed[x, 1]
 
 
 @_jit
-def _no_energy_made(b, first, second, resting, before):
-    """Each island of the ``resting`` contacts (bodies joined by contacts between two bodies
-    that move) keeps the velocities that the level solve left it (``b.vel``) scaled by the
-    factor that brings them nearest, as kinetic energy measures it, to those it came in
-    with (``before``), between 0 and 1: where the solve's pushes did work on what they left,
-    it is taken back.
-
-    The exact solution of resting contacts that stop closing in is the velocity nearest to
-    the one the bodies came in with (kinetic energy measures the distance) among those that
-    close in on no contact; those make a convex set that holds standing still, and so holds
-    every velocity of the solution scaled by a factor from 0 to 1. Its pushes do no work on
-    it, and it never has more kinetic energy than what came in. The level solve, whose
-    bodies below stand firm and are never pushed back, can leave an island more than that
-    (a light ball below standing firm lifts a heavy one above); step after step, mixed piles
-    under tilted gravity boiled: ``python -m bench.piles --mixed`` over seeds 5-10 left 17
-    of 180 piles holding 339 J in all after 20 s, 122 at rest. Scaled, nothing contacts push
-    closes in, no island leaves with more kinetic energy than it came in with (by the
-    Cauchy-Schwarz inequality), and 180 of 180 came to rest. Scaled, a contact that the
-    solve kept from closing in still does not (standing still is among the velocities
-    allowed), and an island that the solve left as it should be, such as a row sliding
-    along the floor, keeps its velocities (the factor is 1)."""
+def _islands(b, first, second, resting):
+    """Each body's island among the ``resting`` contacts: the smallest number of the bodies
+    joined to it by contacts between two bodies that move (a wall or a fixed body joins
+    nothing: it holds still for every island)."""
     n = b.pos.shape[0]
-    root = np.arange(n)  # (each body's island: a union of the contacts' bodies, by their smallest number)
+    root = np.arange(n)
     for k in resting:
         i, j = first[k], second[k]
         if i < 0 or b.inv_mass[i] == 0.0 or b.inv_mass[j] == 0.0:
-            continue  # (a wall or a fixed body joins nothing: it holds still for every island)
+            continue
         while root[i] != i:
             i = root[i]
         while root[j] != j:
             j = root[j]
         if i != j:
             root[max(i, j)] = min(i, j)
-    came = np.zeros(n)  # of each island: the sum of m v.u (u what came in, v what the solve left)
-    left = np.zeros(n)  # and of m v.v; the factor nearest is came / left
     for x in range(n):
         r = x
         while root[r] != r:
             r = root[r]
         root[x] = r
+    return root
+
+
+@_jit
+def _no_energy_made(b, before, root):
+    """Each island (``root``: `_islands`) keeps the velocities that the level solve left it
+    (``b.vel``) scaled by the factor that brings them nearest, as kinetic energy measures it,
+    to those it came in with (``before``), between 0 and 1: where the solve's pushes did
+    positive work on what they left, it is taken back.
+
+    The exact answer of resting contacts that stop closing in is the velocity nearest to the
+    one the bodies came in with among those that close in on no contact (to within the gap
+    each may close in a step): a convex set that holds standing still, and so holds the
+    answer scaled by any factor from 0 to 1. Its pushes do no positive work on it, and it
+    never has more kinetic energy than what came in. The level solve, whose bodies below
+    stand firm and are never pushed back, can leave an island more than that (a light ball
+    below standing firm lifts a heavy one above); step after step, mixed piles under tilted
+    gravity boiled: ``python -m bench.piles --mixed`` over seeds 5-10 left 17 of 180 piles
+    holding 339 J in all after 20 s, 122 at rest. Scaled, 180 of 180 came to rest. What the
+    solve kept from closing in still does not, no island leaves with more kinetic energy
+    than it came in with (the Cauchy-Schwarz inequality), and an island that the solve left
+    as the exact answer keeps it (the factor is 1). (Scaled about standing still, an island
+    that slides along the floor while the solve makes energy in it loses some of its slide:
+    the exact answer is not known here, only that the solve's is not it.)"""
+    n = b.pos.shape[0]
+    came = np.zeros(n)  # of each island: the sum of m v.u (u what came in, v what the solve left)
+    left = np.zeros(n)  # and of m v.v; the factor nearest is came / left
+    for x in range(n):
         w = b.inv_mass[x]
         if w > 0.0:
+            r = root[x]
             came[r] += (before[x, 0] * b.vel[x, 0] + before[x, 1] * b.vel[x, 1]) / w
             left[r] += (b.vel[x, 0] * b.vel[x, 0] + b.vel[x, 1] * b.vel[x, 1]) / w
     for x in range(n):
