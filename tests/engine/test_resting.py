@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from classroom_sim import Body, World
 from classroom_sim.collisions import resting
@@ -749,8 +750,6 @@ def test_an_island_whose_solve_did_no_work_keeps_its_velocities_exactly():
     vel, _ = _scaled_back(before, left, masses=[1.0, 1.5, 0.5], first=[-1, -1, -1, 0, 1], second=[0, 1, 2, 1, 2])
     assert np.array_equal(vel, np.array(left).reshape(3, 2))
 
-
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 
 def _unit(angle):
