@@ -21,7 +21,8 @@ GUI thread keeps painting while the physics thread is inside one.
 
 from .broad import candidate_pairs, merge_pairs, pairs_again, plan, where
 from .motion import Bodies, Log, Rules
-from .resting import OVERLAP_TOLERANCE, SEPARATION_PASSES, SEPARATION_PASSES_MOST, VELOCITY_PASSES
+from .resting import VELOCITY_PASSES
+from .separation import OVERLAP_TOLERANCE, SEPARATION_PASSES, SEPARATION_PASSES_MOST
 from .schedule import METHODS, SQUARE
 
 __all__ = ["Bodies", "Log", "METHODS", "OVERLAP_TOLERANCE", "Rules", "SEPARATION_PASSES",
