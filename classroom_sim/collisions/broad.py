@@ -19,7 +19,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..compiled import jit as _jit
+from ..compiled import jit as _jit, unsigned
 from . import scratch
 
 
@@ -64,7 +64,7 @@ def _cells(pos, small, cell):
         if small[i]:
             cx[i] = min(int((pos[i, 0] - xmin) * per), ncx - 1)
             cy[i] = min(int((pos[i, 1] - ymin) * per), ncy - 1)
-            start[cx[i] * ncy + cy[i] + 1] += 1
+            start[unsigned(cx[i] * ncy + cy[i] + 1)] += 1
             count += 1
     for c in range(ncx * ncy):
         start[c + 1] += start[c]
@@ -73,8 +73,8 @@ def _cells(pos, small, cell):
     rank = np.empty(n, np.int64)
     for i in range(n):
         if small[i]:
-            c = cx[i] * ncy + cy[i]
-            order[fill[c]] = i
+            c = unsigned(cx[i] * ncy + cy[i])
+            order[unsigned(fill[c])] = i
             rank[i] = fill[c]
             fill[c] += 1
         else:
@@ -100,7 +100,7 @@ def _every_grid_pair(pos, extent, skip, grid):
     ys = np.empty(held)
     es = np.empty(held)
     for s in range(held):
-        i = order[s]
+        i = unsigned(order[s])
         xs[s], ys[s], es[s] = pos[i, 0], pos[i, 1], extent[i]
     # each cell's neighbours in cell order: up to ``up`` (its own rest and the cell
     # above), and ``b0``..``b1`` (three cells of the next column); and room for
@@ -118,32 +118,33 @@ def _every_grid_pair(pos, extent, skip, grid):
                 b0[c] = start[c + ncy - 1] if gy > 0 else start[c + ncy]
                 b1[c] = start[min(c + ncy + 2, (gx + 2) * ncy)]
             room += (start[c + 1] - start[c]) * (up[c] - start[c] + b1[c] - b0[c])
-    found = np.empty(room + 1, np.int64)
-    m = 0
+    found = np.empty(room + 1, np.uint64)
+    m = unsigned(0)  # (places unsigned throughout: `compiled.unsigned`)
     for c in range(cells):
-        for s in range(start[c], start[c + 1]):
+        for s in range(unsigned(start[c]), unsigned(start[c + 1])):
             x, y, e = xs[s], ys[s], es[s]
-            tag = s << 32
-            for t in range(s + 1, up[c]):
+            tag = s << unsigned(32)
+            for t in range(s + unsigned(1), unsigned(up[c])):
                 dx = xs[t] - x
                 dy = ys[t] - y
                 lim = e + es[t]
                 found[m] = tag | t
-                m += dx * dx + dy * dy < lim * lim
-            for t in range(b0[c], b1[c]):
+                m += unsigned(dx * dx + dy * dy < lim * lim)
+            for t in range(unsigned(b0[c]), unsigned(b1[c])):
                 dx = xs[t] - x
                 dy = ys[t] - y
                 lim = e + es[t]
                 found[m] = tag | t
-                m += dx * dx + dy * dy < lim * lim
+                m += unsigned(dx * dx + dy * dy < lim * lim)
     out_i = np.empty(m, np.int64)
     out_j = np.empty(m, np.int64)
-    k = 0
+    k = unsigned(0)
+    low = unsigned(0xFFFFFFFF)
     for p in range(m):  # (found in order: by the first place, then the second)
-        i, j = order[found[p] >> 32], order[found[p] & 0xFFFFFFFF]
+        i, j = order[found[p] >> unsigned(32)], order[found[p] & low]
         out_i[k] = i
         out_j[k] = j
-        k += not (skip[i] and skip[j])
+        k += unsigned(not (skip[unsigned(i)] and skip[unsigned(j)]))
     return out_i[:k], out_j[:k]
 
 
