@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from ..compiled import jit as _jit
+import numpy as np
+
+from ..compiled import jit as _jit, unsigned
 from . import scratch
 from .broad import _column, _near
 
@@ -89,19 +91,24 @@ def partners(b, centre, extent, skip, grid, biggest, loose, out, found):
     ``found`` (room for every body); returns how many. Those in the grid of `plan` (no
     larger than ``biggest``) are looked for in the cells within reach, unless ``loose``;
     the loose ones in `Loose` ``out``. Pairs of two ``skip`` bodies are left out."""
-    k = 0
     if grid.ncx * grid.ncy == 0:
-        return k
-    xb, yb, sb = centre[b, 0], centre[b, 1], skip[b]
+        return 0
+    xb, yb, eb, sb = centre[b, 0], centre[b, 1], extent[b], skip[b]
     cx, cy, ncx, ncy, start, order, _, cell, xmin, ymin = grid
-    g = extent[b] + biggest
+    g = eb + biggest
     gy0, gy1 = _column(yb - g, ymin, cell, ncy), _column(yb + g, ymin, cell, ncy)
+    ub = unsigned(b)
+    u = unsigned(0)  # (places unsigned in this scan: `compiled.unsigned`)
     for gx in range(_column(xb - g, xmin, cell, ncx), _column(xb + g, xmin, cell, ncx) + 1):
-        for t in range(start[gx * ncy + gy0], start[gx * ncy + gy1 + 1]):
-            j = order[t]
-            found[k] = j  # (kept by counting it, without a branch: see `_every_grid_pair`)
-            k += (j != b) & (not loose[j]) & (not (sb & skip[j])) & _near(centre, extent, b, j)
-    g = extent[b] + out.reach[0]
+        for t in range(unsigned(start[gx * ncy + gy0]), unsigned(start[gx * ncy + gy1 + 1])):
+            j = unsigned(order[t])
+            dx = centre[j, 0] - xb
+            dy = centre[j, 1] - yb
+            lim = eb + extent[j]
+            found[u] = j  # (kept by counting it, without a branch: see `_every_grid_pair`)
+            u += unsigned((j != ub) & (not loose[j]) & (not (sb & skip[j])) & (dx * dx + dy * dy < lim * lim))
+    k = np.int64(u)
+    g = eb + out.reach[0]
     gy0, gy1 = _column(yb - g, ymin, cell, ncy), _column(yb + g, ymin, cell, ncy)
     for gx in range(_column(xb - g, xmin, cell, ncx), _column(xb + g, xmin, cell, ncx) + 1):
         for gy in range(gy0, gy1 + 1):
