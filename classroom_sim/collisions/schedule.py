@@ -25,7 +25,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..compiled import jit as _jit
+from ..compiled import jit as _jit, unsigned
 from . import scratch
 
 SQUARE = (0.5, 1.0, 0.0)
@@ -240,9 +240,10 @@ def push(q, t, body, other, stamps):
     """Add a contact. The caller makes room first (`grown`): a queue handed back from every
     push would cost compiled code a count of references on each of its arrays, each time."""
     n = q.size[0]
-    k = n
+    k = unsigned(n)  # (places unsigned: `compiled.unsigned`)
+    one = unsigned(1)
     while k > 0:
-        up = (k - 1) >> 1
+        up = (k - one) >> one
         if q.time[up] <= t:
             break
         _move(q, k, up)
@@ -258,14 +259,16 @@ def pop(q):
     n = q.size[0] - 1
     q.size[0] = n
     if n > 0:
-        lt, lb, lo, ls = q.time[n], q.item[n, 0], q.item[n, 1], q.item[n, 2]
-        k = 0
+        last = unsigned(n)  # (places unsigned: `compiled.unsigned`)
+        one = unsigned(1)
+        lt, lb, lo, ls = q.time[last], q.item[last, 0], q.item[last, 1], q.item[last, 2]
+        k = unsigned(0)
         while True:
-            child = 2 * k + 1
-            if child >= n:
+            child = k + k + one
+            if child >= last:
                 break
             # (no branch: it goes either way at random; child + 1 <= n, still in the heap as it was)
-            child += (child + 1 < n) & (q.time[child + 1] < q.time[child])
+            child += unsigned((child + one < last) & (q.time[child + one] < q.time[child]))
             if q.time[child] >= lt:
                 break
             _move(q, k, child)
