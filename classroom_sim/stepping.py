@@ -49,7 +49,7 @@ from .collisions.supports import AFLOAT, reaches, supports
 from .collisions.motion import move, path
 from .collisions.schedule import APPROACH, NONE, TOUCH, contact, grown, pop, push, queue
 from .collisions.walls import contain, hit_wall, settle_on_walls, wall_contact
-from .compiled import jit as _jit, lent
+from .compiled import jit as _jit, lent, unsigned
 
 EVENTS_PER_BODY = 256
 """A step resolves at most this many contacts of one body: a body that would need more (a
@@ -187,6 +187,16 @@ def _pair_time(b, i, j, t, rules, level, loaded):
     return t + s
 
 
+@_jit(inline=True)
+def _may_touch(b, i, way, j, t, square, span):
+    """Whether bodies i (whose `motion.path` from ``t`` is ``way``) and j may touch within
+    ``span`` of ``t``: the test `_pair_time` begins with, alone."""
+    pix, piy, vix, viy, aix, aiy = way
+    pjx, pjy, vjx, vjy, ajx, ajy = path(b, j, t, square)
+    reach = b.radius[unsigned(i)] + b.radius[unsigned(j)]
+    return not _too_far(pjx - pix, pjy - piy, vjx - vix, vjy - viy, ajx - aix, ajy - aiy, reach, span)
+
+
 @_jit
 def _may_meet(b, pi, pj, span):
     """The places in (pi, pj) of the pairs near enough to meet within ``span`` of the step's
@@ -302,23 +312,29 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded,
             # Queue its contacts with its neighbours and the walls. (Two bodies that just
             # collided part; moved by the same acceleration, they part in a straight line and
             # never meet again within the step: no need to ask.)
+            # First the neighbours that may touch it at all (most may not), without a branch
+            # (a branch that goes either way at random stalls the work of the next ones), in
+            # ``found``; then their contacts.
             y = o if x == i else i
             parted = y >= 0 and b.acc[x, 0] == b.acc[y, 0] and b.acc[x, 1] == b.acc[y, 1]
+            way = path(b, x, t, rules.square)
+            span = rules.end - t
+            m = 0
             for k in range(first[x], first[x + 1]):
                 j = other[k]
-                if parted and j == y:
-                    continue
-                s = _pair_time(b, x, j, t, rules, level, loaded)
-                if s != NONE:
-                    push(q, s, x, j, _stamps(stamp, x, j))
+                found[m] = j
+                m += (not (parted and j == y)) & _may_touch(b, x, way, j, t, rules.square, span)
             k = later.head[x]
             while k >= 0:
                 j = later.other[k]
-                if not (parted and j == y):
-                    s = _pair_time(b, x, j, t, rules, level, loaded)
-                    if s != NONE:
-                        push(q, s, x, j, _stamps(stamp, x, j))
+                found[m] = j
+                m += (not (parted and j == y)) & _may_touch(b, x, way, j, t, rules.square, span)
                 k = later.next[k]
+            for k in range(m):
+                j = found[k]
+                s = _pair_time(b, x, j, t, rules, level, loaded)
+                if s != NONE:
+                    push(q, s, x, j, _stamps(stamp, x, j))
             if walls and not _clear_of_walls(centre, extent, x, rules.bounds):  # (its disc holds its motion)
                 tw, w = wall_contact(b, x, t, rules)
                 if tw != NONE:
