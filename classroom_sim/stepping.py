@@ -206,7 +206,7 @@ def _may_meet(b, pi, pj, span):
     out = np.empty(len(pi) + 1, np.int64)
     m = 0
     for k in range(len(pi)):
-        i, j = pi[k], pj[k]
+        i, j = unsigned(pi[k]), unsigned(pj[k])  # (`compiled.unsigned`)
         px, py = b.pos[j, 0] - b.pos[i, 0], b.pos[j, 1] - b.pos[i, 1]
         vx, vy = b.vel[j, 0] - b.vel[i, 0], b.vel[j, 1] - b.vel[i, 1]
         ax, ay = b.acc[j, 0] - b.acc[i, 0], b.acc[j, 1] - b.acc[i, 1]  # (c a <= a: c <= 1)

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from ..compiled import jit as _jit, lent
+from ..compiled import jit as _jit, lent, unsigned
 from . import scratch
 from .contacts import normal
 from .schedule import TOUCH
@@ -70,7 +70,7 @@ def _touching(b, pi, pj, span, near):
     out = np.empty(len(pi) + 1, np.int64)
     m = 0
     for k in range(len(pi)):
-        i, j = pi[k], pj[k]
+        i, j = unsigned(pi[k]), unsigned(pj[k])  # (`compiled.unsigned`)
         dx = b.pos[j, 0] - b.pos[i, 0]
         dy = b.pos[j, 1] - b.pos[i, 1]
         lim = (b.radius[i] + b.radius[j]) * (1.0 + TOUCH)
