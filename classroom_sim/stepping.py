@@ -373,18 +373,19 @@ def advance(b, rules, log, owners, block, rest, asleep, resting):
     level, loaded, touching = supports(b, pi, pj, rules, near, block)  # what rests on what, held up by it
     # each body's neighbours: those of the plan (first, other), and those found later (a list each)
     first = np.zeros(n + 1, np.int64)
-    for k in range(len(pi)):
-        first[pi[k] + 1] += 1
-        first[pj[k] + 1] += 1
+    for k in range(len(pi)):  # (places read from arrays unsigned: `compiled.unsigned`)
+        first[unsigned(pi[k] + 1)] += 1
+        first[unsigned(pj[k] + 1)] += 1
     for i in range(n):
         first[i + 1] += first[i]
     fill = first[:-1].copy()
     other = np.empty(2 * len(pi), np.int64)
     for k in range(len(pi)):
-        other[fill[pi[k]]] = pj[k]
-        fill[pi[k]] += 1
-        other[fill[pj[k]]] = pi[k]
-        fill[pj[k]] += 1
+        i, j = unsigned(pi[k]), unsigned(pj[k])
+        other[unsigned(fill[i])] = j
+        fill[i] += 1
+        other[unsigned(fill[j])] = i
+        fill[j] += 1
     later = _later(n, 2 * n + 16, block)
     q = queue(len(pi) + 3 * n + 64, block)  # room for the contacts found as the step begins, and more
     for k in _may_meet(b, pi, pj, end - t0):
