@@ -280,10 +280,12 @@ def _column(x, xmin, cell, ncx):
 
 
 @_jit(inline=True)
-def _near(centre, extent, b, j):
-    dx = centre[j, 0] - centre[b, 0]
-    dy = centre[j, 1] - centre[b, 1]
-    lim = extent[b] + extent[j]
+def _near(centre, extent, xb, yb, eb, j):
+    """Whether body ``j``'s disc overlaps the disc about (``xb``, ``yb``) of radius ``eb``
+    (a body's own, read once for all it is tested against)."""
+    dx = centre[j, 0] - xb
+    dy = centre[j, 1] - yb
+    lim = eb + extent[j]
     return dx * dx + dy * dy < lim * lim
 
 
@@ -343,12 +345,12 @@ def pairs_again(centre, extent, skip, grid, biggest, chosen, loose):
         for gx in range(_column(xb - g, xmin, cell, ncx), _column(xb + g, xmin, cell, ncx) + 1):
             for t in range(start[gx * ncy + gy0], start[gx * ncy + gy1 + 1]):
                 j = order[t]
-                if not (loose[j] or (sb and skip[j])) and _near(centre, extent, b, j):
+                if not (loose[j] or (sb and skip[j])) and _near(centre, extent, xb, yb, eb, j):
                     near[k] = j
                     k += 1
         for j in oorder[ostart[_column(xb - eb - reach, xmin, cell, columns)]:
                         ostart[_column(xb + eb + reach, xmin, cell, columns) + 1]]:
-            if not (j == b or (chosen[j] and j < b) or (sb and skip[j])) and _near(centre, extent, b, j):
+            if not (j == b or (chosen[j] and j < b) or (sb and skip[j])) and _near(centre, extent, xb, yb, eb, j):
                 near[k] = j
                 k += 1
         out_i, out_j, m = _emit(out_i, out_j, m, b, near, k)

@@ -102,11 +102,8 @@ def partners(b, centre, extent, skip, grid, biggest, loose, out, found):
     for gx in range(_column(xb - g, xmin, cell, ncx), _column(xb + g, xmin, cell, ncx) + 1):
         for t in range(unsigned(start[gx * ncy + gy0]), unsigned(start[gx * ncy + gy1 + 1])):
             j = unsigned(order[t])
-            dx = centre[j, 0] - xb
-            dy = centre[j, 1] - yb
-            lim = eb + extent[j]
             found[u] = j  # (kept by counting it, without a branch: see `_every_grid_pair`)
-            u += unsigned((j != ub) & (not loose[j]) & (not (sb & skip[j])) & (dx * dx + dy * dy < lim * lim))
+            u += unsigned((j != ub) & (not loose[j]) & (not (sb & skip[j])) & _near(centre, extent, xb, yb, eb, j))
     k = np.int64(u)
     g = eb + out.reach[0]
     gy0, gy1 = _column(yb - g, ymin, cell, ncy), _column(yb + g, ymin, cell, ncy)
@@ -114,13 +111,13 @@ def partners(b, centre, extent, skip, grid, biggest, loose, out, found):
         for gy in range(gy0, gy1 + 1):
             j = out.head[gx * ncy + gy]
             while j >= 0:
-                if j != b and not (sb and skip[j]) and _near(centre, extent, b, j):
+                if j != b and not (sb and skip[j]) and _near(centre, extent, xb, yb, eb, j):
                     found[k] = j
                     k += 1
                 j = out.next[j]
     for q in range(out.count[0]):
         j = out.big[q]
-        if j != b and not (sb and skip[j]) and _near(centre, extent, b, j):
+        if j != b and not (sb and skip[j]) and _near(centre, extent, xb, yb, eb, j):
             found[k] = j
             k += 1
     return k
