@@ -419,9 +419,25 @@ def settle(b, pi, pj, rules, touching, near, block):
         resting[count] = k
         count += not closing > fast
     resting = resting[:count]
+    if count == 0 and not overlaps(b, first, second):
+        return False  # (nothing moved since the contacts were found, and none overlaps)
+    # the bodies of the contacts (``live``, listed in ``ones``): the only ones whose
+    # velocities and positions the contacts change, and the only ones that may overlap
+    n = b.pos.shape[0]
+    live = scratch.flags(block, n)
+    live[:] = False
+    ones = scratch.ints(block, n)
+    held = 0
+    for k in range(m):
+        for x in (first[k], second[k]):
+            if x >= 0 and not live[x]:
+                live[x] = True
+                ones[held] = x
+                held += 1
     if count:
-        n = b.pos.shape[0]
-        before = b.vel.copy()
+        before = scratch.floats(block, 2 * n).reshape((n, 2))  # (of the bodies of the contacts alone)
+        for x in ones[:held]:
+            before[x, 0], before[x, 1] = b.vel[x, 0], b.vel[x, 1]
         slack = scratch.floats(block, m)  # the speed that closes each contact's gap within a step (none if touching)
         slack[:] = 0.0
         if span > 0.0:
@@ -433,7 +449,9 @@ def settle(b, pi, pj, rules, touching, near, block):
         _rest(b, first, second, nx, ny, slack, resting, scratch.ints(block, 0), span, block)
         # 2. positions follow the change of velocity (see the module's text), as far as it
         # takes two bodies back to touching, and a hair (`HAIR`) further at most
-        scale = np.ones(n)
+        scale = scratch.floats(block, n)
+        for x in ones[:held]:
+            scale[x] = 1.0
         for k in resting:
             i, j = first[k], second[k]
             opening = (b.vel[j, 0] - before[j, 0]) * nx[k] + (b.vel[j, 1] - before[j, 1]) * ny[k]
@@ -446,13 +464,11 @@ def settle(b, pi, pj, rules, touching, near, block):
                 scale[j] = min(scale[j], f)
                 if i >= 0:
                     scale[i] = min(scale[i], f)
-        for i in range(n):
+        for i in ones[:held]:
             b.pos[i, 0] += scale[i] * FOLLOW * (b.vel[i, 0] - before[i, 0]) * span
             b.pos[i, 1] += scale[i] * FOLLOW * (b.vel[i, 1] - before[i, 1]) * span
 
     # 3. separation: half the overlap each, over every pair that may touch (a push may
-    # press a body into one it did not touch before); where nothing moved since the
-    # contacts were found, only they may overlap, and when none does there is nothing to do
-    if count == 0 and not overlaps(b, first, second):
-        return False
-    return separate(b, pi, pj, rules)
+    # press a body into one it did not touch before); only what the contacts hold may
+    # overlap as it begins
+    return separate(b, pi, pj, rules, live, ones, held)

@@ -67,30 +67,43 @@ def overlaps(b, first, second):
 
 
 @_jit
-def separate(b, pi, pj, rules):
+def separate(b, pi, pj, rules, live, ones, held):
     """What overlaps among the pairs (pi, pj) pushed apart (see the module's text): returns
-    whether an overlap of more than `OVERLAP_LEFT` was left for the next step."""
+    whether an overlap of more than `OVERLAP_LEFT` was left for the next step.
+
+    Only the ``live`` bodies (``ones[:held]``; ``ones`` has room for every body) may overlap
+    anything as this begins: the others are apart from each other, and stay so until a push
+    moves one of them (then it is live too). A pair of two that are not is passed over
+    without a look at where they are."""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
-    was = b.pos.copy()
-    left_over = _passes(b, pi, pj, rules)
+    was = np.empty((b.pos.shape[0], 2))  # (where each live body was as this began)
+    for x in ones[:held]:
+        was[x, 0], was[x, 1] = b.pos[x, 0], b.pos[x, 1]
+    left_over, held = _passes(b, pi, pj, rules, live, ones, held, was)
     # a body pushed further than the pairs reach (out of a deep overlap that a step cut short
     # left, into a corner) may have been pushed into one it was not paired with: the pairs
     # within reach of such a push, found anew, and the separation again
-    most, smallest = 0.0, np.inf
-    for i in range(b.pos.shape[0]):
-        if b.inv_mass[i] > 0.0:
-            most = max(most, math.sqrt((b.pos[i, 0] - was[i, 0]) ** 2 + (b.pos[i, 1] - was[i, 1]) ** 2))
-            smallest = min(smallest, b.radius[i])
-    if most > 0.5 * OVERLAP_LEFT * smallest:
-        qi, qj = broad.candidate_pairs(b.pos, b.radius * (1.0 + OVERLAP_TOLERANCE) + most, b.inv_mass == 0.0)
-        left_over = _passes(b, qi, qj, rules)
+    most = 0.0
+    for x in ones[:held]:
+        if b.inv_mass[x] > 0.0:
+            most = max(most, math.sqrt((b.pos[x, 0] - was[x, 0]) ** 2 + (b.pos[x, 1] - was[x, 1]) ** 2))
+    if most > 0.0:
+        smallest = np.inf
+        for i in range(b.pos.shape[0]):
+            if b.inv_mass[i] > 0.0:
+                smallest = min(smallest, b.radius[i])
+        if most > 0.5 * OVERLAP_LEFT * smallest:
+            qi, qj = broad.candidate_pairs(b.pos, b.radius * (1.0 + OVERLAP_TOLERANCE) + most, b.inv_mass == 0.0)
+            live[:] = True
+            left_over, _ = _passes(b, qi, qj, rules, live, ones, held, was)
     return left_over
 
 
 @_jit
-def _passes(b, pi, pj, rules):
-    """The passes over the pairs (pi, pj) (see the module's text): returns whether an overlap
-    of more than `OVERLAP_LEFT` was left."""
+def _passes(b, pi, pj, rules, live, ones, held, was):
+    """The passes over the pairs (pi, pj) with a ``live`` body (see `separate`; a body pushed
+    becomes live, is listed after ``ones[:held]`` and its place noted in ``was``): returns
+    whether an overlap of more than `OVERLAP_LEFT` was left, and how many are live."""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     left_over = False
     walls = len(rules.bounds) == 4
@@ -98,6 +111,8 @@ def _passes(b, pi, pj, rules):
         worst = 0.0
         for k in range(len(pi)):
             i, j = pi[k], pj[k]
+            if not (live[i] or live[j]):
+                continue  # (apart, and neither has moved since)
             r = b.radius[i] + b.radius[j]
             dx = b.pos[j, 0] - b.pos[i, 0]
             dy = b.pos[j, 1] - b.pos[i, 1]
@@ -109,6 +124,12 @@ def _passes(b, pi, pj, rules):
             wi, wj = b.inv_mass[i], b.inv_mass[j]
             if wi + wj == 0.0:
                 continue
+            for x in (i, j):
+                if not live[x]:
+                    live[x] = True
+                    was[x, 0], was[x, 1] = b.pos[x, 0], b.pos[x, 1]
+                    ones[held] = x
+                    held += 1
             share_i = 0.0 if wi == 0.0 else (1.0 if wj == 0.0 else 0.5)
             gap = r - dist
             b.pos[i, 0] -= share_i * gap * ux
@@ -124,4 +145,4 @@ def _passes(b, pi, pj, rules):
         if worst == 0.0 or (p >= SEPARATION_PASSES - 1 and worst <= OVERLAP_LEFT):
             break
         left_over = worst > OVERLAP_LEFT and p == SEPARATION_PASSES_MOST - 1
-    return left_over
+    return left_over, held
