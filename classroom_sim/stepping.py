@@ -45,7 +45,7 @@ import numpy as np
 from .collisions import broad, redrawn, scratch, still
 from .collisions.contacts import collide, pair_resting_speed
 from .collisions.resting import settle
-from .collisions.supports import AFLOAT, reaches, supports
+from .collisions.supports import AFLOAT, supports, within
 from .collisions.motion import move, path
 from .collisions.schedule import APPROACH, NONE, TOUCH, contact, grown, pop, push, queue
 from .collisions.walls import contain, hit_wall, settle_on_walls, wall_contact
@@ -118,7 +118,7 @@ def _more(later, need):
 def _disc(b, i, t, rules):
     """The radius (m) of a disc about body ``i``'s position at ``t`` that holds its motion until
     the step's end, and the reach within which the settling there looks for what it may come
-    to rest on (`supports._within`, by its summed acceleration: a wall may hold part of what
+    to rest on (`supports.within`, by its summed acceleration: a wall may hold part of what
     moves it)."""
     span = rules.end - t
     step = rules.end - rules.start
@@ -357,19 +357,20 @@ def advance(b, rules, log, owners, block, rest, asleep, resting):
     t0, end = rules.start, rules.end
     walls = len(rules.bounds) == 4
     fixed = b.inv_mass == 0.0
-    if walls:
-        for i in range(n):
-            if not fixed[i]:
-                settle_on_walls(b, i, rules)
-    centre = b.pos.copy()
+    centre = np.empty((n, 2))
     extent = np.empty(n)
-    for i in range(n):
+    near = np.zeros(n)  # how near each body comes to rest on something within the step (`supports.within`)
+    for i in range(n):  # (one pass over the bodies for what each needs alone)
+        if walls and not fixed[i]:
+            settle_on_walls(b, i, rules)
+        centre[i, 0], centre[i, 1] = b.pos[i, 0], b.pos[i, 1]
         extent[i] = b.radius[i] + (_disc(b, i, t0, rules) - b.radius[i]) * DISC_MARGIN
+        if end > t0:
+            near[i] = within(b, i, end - t0)
     # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now
     pi, pj, _, grid, loose, biggest = broad.plan_in(centre, extent, fixed, block)
     if resting and still.reached(pi, pj, fixed, rest, asleep, b.pos, t0):
         return 0, WAKE
-    near = reaches(b, end - t0)  # how near each body comes to rest on something within the step
     level, loaded, touching = supports(b, pi, pj, rules, near, block)  # what rests on what, held up by it
     # each body's neighbours: those of the plan (first, other), and those found later (a list each)
     first = np.zeros(n + 1, np.int64)

@@ -15,7 +15,7 @@ them and is a hair from the other, and both hold it (`supports.contacts_now`).
    than what the two bodies' summed accelerations add to their approach in one step
    (`contacts.pair_resting_speed`), and in two steps if they may have touched within
    the step: they touch or overlap now, or both touched something (or were a hair
-   from it, within `supports._within`) as it began (the
+   from it, within `supports.within`) as it began (the
    step's schedule left a contact to the settling here if it touched no faster than
    one step's worth, at any instant of the step, and the pull adds up to one more by
    its end; judged by one step, such a contact became an impact, bounced, was
@@ -394,7 +394,7 @@ def _on_touching(b, i, j, nx, ny, gap, closing):
 @_jit
 def settle(b, pi, pj, rules, touching, near, block):
     """What touches at the end of a step, among the pairs (pi, pj) in their order: see the
-    module's text (``near``: `supports.reaches`). Returns whether overlaps of more than
+    module's text (``near``: each body's `supports.within`). Returns whether overlaps of more than
     `separation.OVERLAP_LEFT` were left for the next step (too many pressed bodies for the passes).
     (Memory from ``block``: `scratch`.)"""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)

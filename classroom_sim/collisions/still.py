@@ -182,7 +182,7 @@ def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready)
     mark in ``ready`` those that have for `STILL_FOR` (and those at rest: ``out``, the flags
     of `asleep`). ``fixed``: the bodies that nothing moves in the step (fixed, or at rest);
     ``touching``: those that touched another as it began, ``near``: how near a body must come
-    to rest on something (`supports.reaches`), by which a wall of ``bounds`` touches it.
+    to rest on something (`supports.within`), by which a wall of ``bounds`` touches it.
     Returns whether any body awake is ready."""
     rest = lent(rest)
     some = False

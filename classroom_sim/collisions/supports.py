@@ -2,7 +2,7 @@
 
 - `contacts_now`: the pairs that touch or overlap, and the walls their bodies touch;
   with a step's length, also what is near enough to come to rest on within it
-  (`_within`: a ball in the notch between two others touches one of them and is a hair
+  (`within`: a ball in the notch between two others touches one of them and is a hair
   from the other, and both hold it).
 - Support levels (`_levels`): a body rests on a fixed body (level `GROUND`) when its summed
   acceleration presses it into it, and on a wall (`GROUND`) when it presses it into the
@@ -43,29 +43,18 @@ ground, the levels would say nothing, and the column would keep a ghost speed.""
 
 
 @_jit(inline=True)
-def _within(b, i, span):
+def within(b, i, span):
     """How near (m) body ``i`` must come to something to rest on it within a step of
     ``span``: as far as its summed acceleration carries it from rest in the step, twice
-    over (0 for ``span`` 0: touching)."""
+    over. (Worked out once a step for every body, ``near``, as `stepping.advance` begins;
+    0 for a step of no length: touching.)"""
     return pull_of(b, i) * span * span
-
-
-@_jit
-def reaches(b, span):
-    """Each body's `_within` for a step of ``span`` (0 for ``span`` 0): worked out once a
-    step, for the contacts as it begins and as it ends, rather than once a pair."""
-    n = b.pos.shape[0]
-    near = np.zeros(n)
-    if span > 0.0:
-        for i in range(n):
-            near[i] = _within(b, i, span)
-    return near
 
 
 @_jit
 def _touching(b, pi, pj, span, near):
     """The places in (pi, pj) of the pairs that touch or overlap (or are within ``near``,
-    each body's `_within`: `reaches`)."""
+    each body's `within`)."""
     b = lent(b)  # (arguments: see `compiled.lent`)
     out = np.empty(len(pi) + 1, np.int64)
     m = 0
@@ -85,7 +74,7 @@ def _touching(b, pi, pj, span, near):
 def contacts_now(b, pi, pj, bounds, span, near, block):
     """What touches now: the pairs among (pi, pj) that touch or overlap, and the walls
     that their movable bodies touch; with ``span`` > 0, also what is near enough to come
-    to rest on within a step that long (``near``: `reaches`). Each contact is (first, second, nx,
+    to rest on within a step that long (``near``: each body's `within`). Each contact is (first, second, nx,
     ny, gap), n the normal from the first to the second; a wall is a first of -1, its normal
     pointing into the box; ``gap`` is how far apart they are (m, negative for an overlap).
     (Memory from ``block``: `scratch`.)"""
@@ -264,7 +253,7 @@ def supports(b, pi, pj, rules, near, block):
     """Each body's support level (`_levels`) as a step begins, which carry others
     (`_loaded`), and which touch anything (a body or a wall), all from what touches now or
     is near enough to come to rest on within the step (`contacts_now`, ``near``:
-    `reaches`), among the pairs (pi, pj)."""
+    each body's `within`), among the pairs (pi, pj)."""
     b, rules = lent(b), lent(rules)  # (arguments: see `compiled.lent`)
     n = b.pos.shape[0]
     first, second, nx, ny, _ = contacts_now(b, pi, pj, rules.bounds, rules.end - rules.start, near, block)
