@@ -198,12 +198,13 @@ def _may_touch(b, i, way, j, t, square, span):
 
 
 @_jit
-def _may_meet(b, pi, pj, span):
+def _may_meet(b, pi, pj, span, block):
     """The places in (pi, pj) of the pairs near enough to meet within ``span`` of the step's
     start (the test `_pair_time` begins with), in one pass without a branch: most pairs
-    are not, and a branch taken at random costs more than the test."""
-    b = lent(b)
-    out = np.empty(len(pi) + 1, np.int64)
+    are not, and a branch taken at random costs more than the test. (Memory from
+    ``block``: `scratch`.)"""
+    b, block = lent(b), lent(block)
+    out = scratch.ints(block, len(pi) + 1)
     m = 0
     for k in range(len(pi)):
         i, j = unsigned(pi[k]), unsigned(pj[k])  # (`compiled.unsigned`)
@@ -356,11 +357,13 @@ def advance(b, rules, log, owners, block, rest, asleep, resting):
     n = b.pos.shape[0]
     t0, end = rules.start, rules.end
     walls = len(rules.bounds) == 4
-    fixed = b.inv_mass == 0.0
-    centre = np.empty((n, 2))
-    extent = np.empty(n)
-    near = np.zeros(n)  # how near each body comes to rest on something within the step (`supports.within`)
+    fixed = scratch.flags(block, n)
+    centre = scratch.floats(block, 2 * n).reshape((n, 2))
+    extent = scratch.floats(block, n)
+    near = scratch.floats(block, n)  # how near each body comes to rest on something within the step (`supports.within`)
+    near[:] = 0.0
     for i in range(n):  # (one pass over the bodies for what each needs alone)
+        fixed[i] = b.inv_mass[i] == 0.0
         if walls and not fixed[i]:
             settle_on_walls(b, i, rules)
         centre[i, 0], centre[i, 1] = b.pos[i, 0], b.pos[i, 1]
@@ -373,14 +376,16 @@ def advance(b, rules, log, owners, block, rest, asleep, resting):
         return 0, WAKE
     level, loaded, touching = supports(b, pi, pj, rules, near, block)  # what rests on what, held up by it
     # each body's neighbours: those of the plan (first, other), and those found later (a list each)
-    first = np.zeros(n + 1, np.int64)
+    first = scratch.ints(block, n + 1)
+    first[:] = 0
     for k in range(len(pi)):  # (places read from arrays unsigned: `compiled.unsigned`)
         first[unsigned(pi[k] + 1)] += 1
         first[unsigned(pj[k] + 1)] += 1
     for i in range(n):
         first[i + 1] += first[i]
-    fill = first[:-1].copy()
-    other = np.empty(2 * len(pi), np.int64)
+    fill = scratch.ints(block, n)
+    fill[:] = first[:-1]
+    other = scratch.ints(block, 2 * len(pi))
     for k in range(len(pi)):
         i, j = unsigned(pi[k]), unsigned(pj[k])
         other[unsigned(fill[i])] = j
@@ -389,7 +394,7 @@ def advance(b, rules, log, owners, block, rest, asleep, resting):
         fill[j] += 1
     later = _later(n, 2 * n + 16, block)
     q = queue(len(pi) + 3 * n + 64, block)  # room for the contacts found as the step begins, and more
-    for k in _may_meet(b, pi, pj, end - t0):
+    for k in _may_meet(b, pi, pj, end - t0, block):
         s = _pair_time(b, pi[k], pj[k], t0, rules, lent(level), lent(loaded))
         if s != NONE:
             push(lent(q), s, pi[k], pj[k], 0)

@@ -37,11 +37,12 @@ def _grow(a, size):
 
 
 @_jit
-def _cells(pos, small, cell):
+def _cells(pos, small, cell, block):
     """Bin the ``small`` bodies into square cells of side at least ``cell``: each
     body's cell column and row, the grid's size, where each cell starts in the
     bodies' cell order, that order (then the other bodies, by number), each
-    body's place in it (its rank), the side used and the grid's corner."""
+    body's place in it (its rank), the side used and the grid's corner. (Memory
+    from ``block``: `scratch`.)"""
     n = pos.shape[0]
     xmin, ymin, xmax, ymax = np.inf, np.inf, -np.inf, -np.inf
     for i in range(n):
@@ -56,9 +57,12 @@ def _cells(pos, small, cell):
     per = 1.0 / cell  # (every place that finds a cell multiplies by this, alike)
     ncx = int((xmax - xmin) * per) + 1
     ncy = int((ymax - ymin) * per) + 1
-    cx = np.zeros(n, np.int64)
-    cy = np.zeros(n, np.int64)
-    start = np.zeros(ncx * ncy + 1, np.int64)
+    cx = scratch.ints(block, n)
+    cy = scratch.ints(block, n)
+    cx[:] = 0
+    cy[:] = 0
+    start = scratch.ints(block, ncx * ncy + 1)
+    start[:] = 0
     count = 0
     for i in range(n):
         if small[i]:
@@ -68,9 +72,10 @@ def _cells(pos, small, cell):
             count += 1
     for c in range(ncx * ncy):
         start[c + 1] += start[c]
-    fill = start[:-1].copy()
-    order = np.empty(n, np.int64)
-    rank = np.empty(n, np.int64)
+    fill = scratch.ints(block, ncx * ncy)
+    fill[:] = start[:-1]
+    order = scratch.ints(block, n)
+    rank = scratch.ints(block, n)
     for i in range(n):
         if small[i]:
             c = unsigned(cx[i] * ncy + cy[i])
@@ -85,8 +90,9 @@ def _cells(pos, small, cell):
 
 
 @_jit
-def _every_grid_pair(pos, extent, skip, grid):
+def _every_grid_pair(pos, extent, skip, grid, block):
     """Every pair of two small bodies, from the grid, in grid order (see `plan`).
+    (Memory from ``block``: `scratch`.)
 
     Each pair is visited once: a body looks at the rest of its own cell and the
     cell above it (side by side in cell order), and at the three cells of the
@@ -96,9 +102,9 @@ def _every_grid_pair(pos, extent, skip, grid):
     """
     cx, cy, ncx, ncy, start, order, _, cell, _, _ = grid
     held = start[-1]  # the bodies in the grid, first in its order
-    xs = np.empty(held)
-    ys = np.empty(held)
-    es = np.empty(held)
+    xs = scratch.floats(block, held)
+    ys = scratch.floats(block, held)
+    es = scratch.floats(block, held)
     for s in range(held):
         i = unsigned(order[s])
         xs[s], ys[s], es[s] = pos[i, 0], pos[i, 1], extent[i]
@@ -106,9 +112,11 @@ def _every_grid_pair(pos, extent, skip, grid):
     # above), and ``b0``..``b1`` (three cells of the next column); and room for
     # every candidate (an upper bound on the pairs)
     cells = ncx * ncy
-    up = np.empty(cells, np.int64)
-    b0 = np.zeros(cells, np.int64)
-    b1 = np.zeros(cells, np.int64)
+    up = scratch.ints(block, cells)
+    b0 = scratch.ints(block, cells)
+    b1 = scratch.ints(block, cells)
+    b0[:] = 0
+    b1[:] = 0
     room = 0
     for gx in range(ncx):
         for gy in range(ncy):
@@ -118,7 +126,7 @@ def _every_grid_pair(pos, extent, skip, grid):
                 b0[c] = start[c + ncy - 1] if gy > 0 else start[c + ncy]
                 b1[c] = start[min(c + ncy + 2, (gx + 2) * ncy)]
             room += (start[c + 1] - start[c]) * (up[c] - start[c] + b1[c] - b0[c])
-    found = np.empty(room + 1, np.uint64)
+    found = scratch.ints(block, room + 1).view(np.uint64)
     m = unsigned(0)  # (places unsigned throughout: `compiled.unsigned`)
     for c in range(cells):
         for s in range(unsigned(start[c]), unsigned(start[c + 1])):
@@ -136,8 +144,8 @@ def _every_grid_pair(pos, extent, skip, grid):
                 lim = e + es[t]
                 found[m] = tag | t
                 m += unsigned(dx * dx + dy * dy < lim * lim)
-    out_i = np.empty(m, np.int64)
-    out_j = np.empty(m, np.int64)
+    out_i = scratch.ints(block, m)
+    out_j = scratch.ints(block, m)
     k = unsigned(0)
     low = unsigned(0xFFFFFFFF)
     for p in range(m):  # (found in order: by the first place, then the second)
@@ -253,17 +261,19 @@ def plan_in(pos, extent, skip, block):
     n = pos.shape[0]
     if n < 2:
         empty = np.empty(0, np.int64)
-        grid = _cells(pos, np.zeros(n, np.bool_), 1.0)
+        grid = _cells(pos, np.zeros(n, np.bool_), 1.0, block)
         return empty, empty, grid.rank, grid, np.ones(n, np.bool_), 0.0
     cell = 3.0 * _nine_in_ten(extent, block)
-    small = extent <= 0.5 * cell
-    grid = _cells(pos, small, cell)
-    gi, gj = _every_grid_pair(pos, extent, skip, grid)
+    small = scratch.flags(block, n)
+    loose = scratch.flags(block, n)
     biggest = 0.0
     for i in range(n):
+        small[i] = extent[i] <= 0.5 * cell
+        loose[i] = not small[i]
         if small[i]:
             biggest = max(biggest, extent[i])
-    loose = ~small
+    grid = _cells(pos, small, cell, block)
+    gi, gj = _every_grid_pair(pos, extent, skip, grid, block)
     rank = grid.rank  # each body's place in the grid's order (see _cells)
     if loose.any():
         li, lj = pairs_again(pos, extent, skip, grid, biggest, loose, loose)

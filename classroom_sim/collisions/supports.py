@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 
 from ..compiled import jit as _jit, lent, unsigned
 from . import scratch
@@ -52,11 +51,11 @@ def within(b, i, span):
 
 
 @_jit
-def _touching(b, pi, pj, span, near):
+def _touching(b, pi, pj, span, near, block):
     """The places in (pi, pj) of the pairs that touch or overlap (or are within ``near``,
-    each body's `within`)."""
+    each body's `within`). (Memory from ``block``: `scratch`.)"""
     b = lent(b)  # (arguments: see `compiled.lent`)
-    out = np.empty(len(pi) + 1, np.int64)
+    out = scratch.ints(block, len(pi) + 1)
     m = 0
     for k in range(len(pi)):
         i, j = unsigned(pi[k]), unsigned(pj[k])  # (`compiled.unsigned`)
@@ -79,7 +78,7 @@ def contacts_now(b, pi, pj, bounds, span, near, block):
     pointing into the box; ``gap`` is how far apart they are (m, negative for an overlap).
     (Memory from ``block``: `scratch`.)"""
     b = lent(b)  # (arguments: see `compiled.lent`)
-    ks = _touching(b, pi, pj, span, near)
+    ks = _touching(b, pi, pj, span, near, block)
     room = len(ks) + (8 * len(ks) if len(bounds) == 4 else 0)
     first = scratch.ints(block, room)
     second = scratch.ints(block, room)
