@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from collections import namedtuple
 
-import numpy as np
 
 from ..compiled import jit as _jit, unsigned
 from . import scratch
@@ -76,7 +75,7 @@ def crossing(z0, w, q, span):
 
 @_jit
 def _poly(c, s):
-    """c[0] + c[1] s + c[2] s² + ... (Horner)."""
+    """c[0] + c[1] s + c[2] s² + ... (Horner; ``c`` a tuple)."""
     out = 0.0
     for k in range(len(c) - 1, -1, -1):
         out = out * s + c[k]
@@ -102,46 +101,55 @@ def _bisect(c, lo, hi, flo):
 
 
 @_jit
-def _turns(c, span, out):
-    """The places in (0, span) where the polynomial ``c`` (degree 2 or 3) changes sign,
-    in order, written to ``out``; returns how many (at most 3)."""
-    deg = len(c) - 1
-    k = 0
-    if deg == 2:
-        a2, a1, a0 = c[2], c[1], c[0]
-        if a2 == 0.0:
-            if a1 != 0.0:
-                s = -a0 / a1
-                if 0.0 < s < span:
-                    out[0] = s
-                    k = 1
-            return k
-        disc = a1 * a1 - 4.0 * a2 * a0
-        if disc <= 0.0:
-            return 0
-        big = -0.5 * (a1 + math.copysign(math.sqrt(disc), a1))
-        r1 = big / a2
-        r2 = a0 / big if big != 0.0 else r1
-        for s in (min(r1, r2), max(r1, r2)):
+def _turns2(c, span):
+    """The places in (0, span) where the quadratic ``c`` changes sign, in order: how many
+    (at most 2), and they (`NONE` past them)."""
+    a2, a1, a0 = c[2], c[1], c[0]
+    if a2 == 0.0:
+        if a1 != 0.0:
+            s = -a0 / a1
             if 0.0 < s < span:
-                out[k] = s
-                k += 1
-        return k
-    # degree 3: monotone between the turns of its derivative
-    d = np.empty(3)
-    for m in range(3):
-        d[m] = (m + 1) * c[m + 1]
-    inner = np.empty(3)
-    count = _turns(d, span, inner)
+                return 1, s, NONE
+        return 0, NONE, NONE
+    disc = a1 * a1 - 4.0 * a2 * a0
+    if disc <= 0.0:
+        return 0, NONE, NONE
+    big = -0.5 * (a1 + math.copysign(math.sqrt(disc), a1))
+    r1 = big / a2
+    r2 = a0 / big if big != 0.0 else r1
+    lo, hi = min(r1, r2), max(r1, r2)
+    if 0.0 < lo < span:
+        if 0.0 < hi < span:
+            return 2, lo, hi
+        return 1, lo, NONE
+    if 0.0 < hi < span:
+        return 1, hi, NONE
+    return 0, NONE, NONE
+
+
+@_jit
+def _turns3(c, span):
+    """The places in (0, span) where the cubic ``c`` changes sign, in order: how many (at
+    most 3), and they (`NONE` past them). It is monotone between the turns of its
+    derivative."""
+    count, t0, t1 = _turns2((1.0 * c[1], 2.0 * c[2], 3.0 * c[3]), span)
+    found = 0
+    out0, out1, out2 = NONE, NONE, NONE
     lo, flo = 0.0, _poly(c, 0.0)
     for m in range(count + 1):
-        hi = inner[m] if m < count else span
+        hi = (t0 if m == 0 else t1) if m < count else span
         fhi = _poly(c, hi)
         if (flo > 0.0 and fhi < 0.0) or (flo < 0.0 and fhi > 0.0):
-            out[k] = _bisect(c, lo, hi, flo)
-            k += 1
+            root = _bisect(c, lo, hi, flo)
+            if found == 0:
+                out0 = root
+            elif found == 1:
+                out1 = root
+            else:
+                out2 = root
+            found += 1
         lo, flo = hi, fhi
-    return k
+    return found, out0, out1, out2
 
 
 @_jit
@@ -149,14 +157,10 @@ def _falls(c, span):
     """The first s in [0, span] at which the quartic ``c`` falls from above zero to zero, or
     `NONE`: it is monotone between the turns of its derivative, so it is the first
     piece between them that starts above zero and ends at or below it."""
-    d = np.empty(4)
-    for m in range(4):
-        d[m] = (m + 1) * c[m + 1]
-    inner = np.empty(3)
-    count = _turns(d, span, inner)
+    count, t0, t1, t2 = _turns3((1.0 * c[1], 2.0 * c[2], 3.0 * c[3], 4.0 * c[4]), span)
     lo, flo = 0.0, _poly(c, 0.0)
     for m in range(count + 1):
-        hi = inner[m] if m < count else span
+        hi = (t0 if m == 0 else (t1 if m == 1 else t2)) if m < count else span
         fhi = _poly(c, hi)
         if flo > 0.0 and fhi <= 0.0:
             return hi if fhi == 0.0 else _bisect(c, lo, hi, flo)
@@ -182,13 +186,8 @@ def contact(px, py, vx, vy, ax, ay, reach, span):
         if gap <= TOUCH * reach:
             return NONE  # touching or overlapping, and parting in a straight line
         return crossing(c0, 2.0 * closing, vx * vx + vy * vy, span)
-    c = np.empty(5)
-    c[0] = c0
-    c[1] = 2.0 * closing
-    c[2] = vx * vx + vy * vy + 2.0 * (ax * px + ay * py)
-    c[3] = 2.0 * (ax * vx + ay * vy)
-    c[4] = ax * ax + ay * ay
-    return _falls(c, span)
+    return _falls((c0, 2.0 * closing, vx * vx + vy * vy + 2.0 * (ax * px + ay * py), 2.0 * (ax * vx + ay * vy),
+                   ax * ax + ay * ay), span)  # (a tuple: no memory to take)
 
 
 # ---------------------------------------------------------------------------
