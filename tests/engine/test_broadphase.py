@@ -3,7 +3,6 @@ in grid order: sorted by the rank of the first body, then of the second; and, du
 step, exactly the partners of a body whose disc was drawn anew."""
 
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
