@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from collections import namedtuple
 
-
 from ..compiled import jit as _jit, unsigned
 from . import scratch
 

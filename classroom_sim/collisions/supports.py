@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 
-
 from ..compiled import jit as _jit, lent, unsigned
 from . import scratch
 from .contacts import normal
