@@ -52,10 +52,13 @@ def box_start(n: int, seed: int = 1):
 G = -9.81
 
 
-def box_world(n: int, seed: int = 1, g: float = G) -> World:
+def box_world(n: int, seed: int = 1, g: float = G, engine=None) -> World:
+    """The benchmark scene in a World of ``engine`` (a package with World and Body; this
+    project's own by default, another copy of it for `bench.ab`)."""
+    world_type, body_type = (World, Body) if engine is None else (engine.World, engine.Body)
     side, pos, vel = box_start(n, seed)
-    world = World(gravity=(0.0, g), bounds=(0.0, 0.0, side, side), restitution=1.0, wall_restitution=1.0)
-    world.add_bodies([Body(f"b{k}", 1.0, RADIUS, pos[k], vel[k]) for k in range(n)])
+    world = world_type(gravity=(0.0, g), bounds=(0.0, 0.0, side, side), restitution=1.0, wall_restitution=1.0)
+    world.add_bodies([body_type(f"b{k}", 1.0, RADIUS, pos[k], vel[k]) for k in range(n)])
     return world
 
 
