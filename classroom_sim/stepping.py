@@ -157,17 +157,23 @@ def _too_far(px, py, vx, vy, ax, ay, reach, span):
 
 
 @_jit(inline=True)
+def _relative(b, i, way, j, t, square):
+    """Body j's path from ``t`` relative to body i's (``way``, its `motion.path`): (px, py,
+    vx, vy, ax, ay), and the sum of their radii."""
+    pix, piy, vix, viy, aix, aiy = way
+    pjx, pjy, vjx, vjy, ajx, ajy = path(b, j, t, square)
+    reach = b.radius[unsigned(i)] + b.radius[unsigned(j)]
+    return pjx - pix, pjy - piy, vjx - vix, vjy - viy, ajx - aix, ajy - aiy, reach
+
+
+@_jit(inline=True)
 def _pair_time(b, i, j, t, rules, level, loaded):
     """When bodies i and j first touch after ``t`` within the step, closing in faster than
     a resting contact (`contacts.pair_resting_speed`), or `NONE`. Slower contacts, now
     or later in the step, are left to the settling at the step's end (`resting.settle`):
     resolved one contact at a time, a body resting in the notch between two others would
     bounce between them at one instant, ever more slowly, without end."""
-    c = rules.square
-    pix, piy, vix, viy, aix, aiy = path(b, i, t, c)
-    pjx, pjy, vjx, vjy, ajx, ajy = path(b, j, t, c)
-    reach = b.radius[i] + b.radius[j]
-    px, py, vx, vy, ax, ay = pjx - pix, pjy - piy, vjx - vix, vjy - viy, ajx - aix, ajy - aiy
+    px, py, vx, vy, ax, ay, reach = _relative(b, i, path(b, i, t, rules.square), j, t, rules.square)
     span = rules.end - t
     if _too_far(px, py, vx, vy, ax, ay, reach, span):  # (most pairs: said before anything else)
         return NONE
@@ -191,10 +197,8 @@ def _pair_time(b, i, j, t, rules, level, loaded):
 def _may_touch(b, i, way, j, t, square, span):
     """Whether bodies i (whose `motion.path` from ``t`` is ``way``) and j may touch within
     ``span`` of ``t``: the test `_pair_time` begins with, alone."""
-    pix, piy, vix, viy, aix, aiy = way
-    pjx, pjy, vjx, vjy, ajx, ajy = path(b, j, t, square)
-    reach = b.radius[unsigned(i)] + b.radius[unsigned(j)]
-    return not _too_far(pjx - pix, pjy - piy, vjx - vix, vjy - viy, ajx - aix, ajy - aiy, reach, span)
+    px, py, vx, vy, ax, ay, reach = _relative(b, i, way, j, t, square)
+    return not _too_far(px, py, vx, vy, ax, ay, reach, span)
 
 
 @_jit
