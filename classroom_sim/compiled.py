@@ -88,9 +88,12 @@ def private_folder(path: Path) -> bool:
         return False
 
 
-def _cache_dir() -> str:
-    """The folder for numba's cache, or "" for none (compile in memory)."""
-    digest = hashlib.sha256()
+def _cache_dir(package: str = __name__.rpartition(".")[0]) -> str:
+    """The folder for numba's cache, or "" for none (compile in memory). Named after the
+    package too: numba's cached code names the modules it came from, and a copy of the
+    engine under another name (`bench.ab` unpacks one) with the same sources must not
+    load it, nor leave its own for this one."""
+    digest = hashlib.sha256(package.encode() + b"\0")
     for path in compiled_sources():
         digest.update(str(path.relative_to(HERE)).encode() + b"\0" + path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "classroom-sim"

@@ -66,6 +66,9 @@ def test_without_a_safe_user_folder_nothing_is_cached_and_no_temp_folder_is_used
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     folder = compiled._cache_dir()
     assert folder.startswith(str(tmp_path / "cache" / "classroom-sim" / "numba-"))
+    # a copy of the engine under another name, with the same sources, keeps a cache of its own
+    assert compiled._cache_dir(package="classroom_sim_copy") not in ("", folder)
+    assert compiled._cache_dir() == folder
     assert _mode(tmp_path / "cache" / "classroom-sim") == 0o700 and _mode(tmp_path / "cache" / "classroom-sim" / folder.rsplit("/", 1)[1]) == 0o700
     blocked = tmp_path / "blocked"
     blocked.write_text("not a folder")
