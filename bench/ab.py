@@ -19,12 +19,14 @@ Know the noise first: the same engine against itself (``python -m bench.ab HEAD`
 nothing changed) gave medians of 1.004 at N = 100 and 1.032 at N = 1,000, quartiles
 0.95-1.04 and 0.99-1.10. A median nearer 1 than that has shown nothing.
 
-REF's engine compiles on first use, as the working tree's does after an edit: the first
-run takes a minute or two more.
+Both engines compile anew in each run (a minute or two), into a folder of the run's own
+that is removed after it: two copies of the engine in one process must not write into the
+engine's own numba cache (compiled code there would name the other copy's types).
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import statistics
 import subprocess
@@ -32,8 +34,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-from bench.box import DT, WARMUP_S, box_world
 
 ROOT = Path(__file__).resolve().parent.parent
 REF_NAME = "classroom_sim_ref"
@@ -53,6 +53,8 @@ def quartiles(values: list) -> tuple:
 
 
 def compare(ref_pkg, new_pkg, n: int, blocks: int) -> str:
+    from bench.box import DT, WARMUP_S, box_world
+
     old, new = box_world(n, engine=ref_pkg), box_world(n, engine=new_pkg)
     for _ in range(int(round(WARMUP_S / DT))):
         old.step(DT)
@@ -95,15 +97,25 @@ def main(argv=None) -> None:
         except subprocess.CalledProcessError as exc:
             raise SystemExit(f"bench.ab: git cannot give the engine of {ref!r}: "
                              f"{exc.stderr.decode(errors='replace').strip()}") from None
-        sys.path.insert(0, str(into))
-        import classroom_sim as new_pkg
-        ref_pkg = __import__(REF_NAME)
-        print(f"The working tree against {ref}, {blocks} blocks each, ns/body-step (bench.box's gas):")
-        print(f"{'N':>6} {'ref':>8} {'new':>8} {'new/ref':>8} {'quartiles':>16} {'same':>5}")
-        for n in sizes:
-            print(compare(ref_pkg, new_pkg, n, blocks), flush=True)
+        env = dict(os.environ, NUMBA_CACHE_DIR=str(into / "numba"))
+        code = "import sys; from bench.ab import measure; measure(*sys.argv[1:])"
+        done = subprocess.run([sys.executable, "-c", code, str(into), ref, str(blocks), *map(str, sizes)],
+                              cwd=ROOT, env=env)
+        if done.returncode:
+            raise SystemExit(done.returncode)
     finally:
         shutil.rmtree(into, ignore_errors=True)
+
+
+def measure(into: str, ref: str, blocks: str, *sizes: str) -> None:
+    """The measurement, in a process whose numba cache is the run's own (`main`)."""
+    sys.path.insert(0, into)
+    import classroom_sim as new_pkg
+    ref_pkg = __import__(REF_NAME)
+    print(f"The working tree against {ref}, {blocks} blocks each, ns/body-step (bench.box's gas):")
+    print(f"{'N':>6} {'ref':>8} {'new':>8} {'new/ref':>8} {'quartiles':>16} {'same':>5}")
+    for n in map(int, sizes):
+        print(compare(ref_pkg, new_pkg, n, int(blocks)), flush=True)
 
 
 if __name__ == "__main__":
