@@ -36,13 +36,13 @@ def _weights(b, first, second, nx, ny, k, level, side, unfirm):
     i, j = first[k], second[k]
     wi = b.inv_mass[i] if i >= 0 else 0.0
     wj = b.inv_mass[j]
-    if len(level):
+    if len(level) and not (i >= 0 and unfirm[k]):
         li = level[i] if i >= 0 else GROUND
         if li < level[j]:
             wi = 0.0
         elif level[j] < li:
             wj = 0.0
-        elif i >= 0 and not unfirm[k]:
+        elif i >= 0:
             into_i = b.pull[j, 0] * nx[k] + b.pull[j, 1] * ny[k] < 0.0
             into_j = b.pull[i, 0] * nx[k] + b.pull[i, 1] * ny[k] > 0.0
             if into_i and not into_j and _held_sideways(level, side, i):

@@ -74,7 +74,13 @@ them and is a hair from the other, and both hold it (`supports.contacts_now`).
    neighbour held by a wall: the neighbour was squeezed between two bodies that
    both stood firm, and the pair collided 60 to 130 times a second for ever), the
    level is solved again with those contacts moving both their bodies, and that is
-   kept if it leaves the level's contacts closing in slower. A body standing firm is
+   kept if it leaves the level's contacts closing in slower. So too for a contact between
+   two levels whose lower body, standing firm, is pressed into the upper one by its own
+   summed acceleration (`_inverted`): an arch, a ball resting on a peg (level 1) leaning
+   on one beside it that rests on balls below (level 2), the ball on the peg drove the
+   other into what held it, where nothing could give (piles of 20-40 balls dropped onto a
+   peg in a box 1.2 m wide: 13 of 160 still collided, at 0.1-0.2 m/s, after 30 s; 7 with
+   this). A body standing firm is
    never pushed back, so the levels may leave an island of contacts more kinetic energy
    than it came in with (a light ball standing firm lifts a heavy one): each island's
    velocities are then scaled back to the multiple of them nearest to what came in
@@ -286,7 +292,13 @@ def _rest(b, first, second, nx, ny, slack, resting, level, span, block):
             again = False
             for k in ks:
                 i, j = first[k], second[k]
-                if i >= 0 and level[i] == level[j] and _closing(b, i, j, nx[k], ny[k]) > APPROACH:
+                if i < 0 or b.inv_mass[i] == 0.0:
+                    continue
+                if level[i] == level[j]:
+                    if _closing(b, i, j, nx[k], ny[k]) > APPROACH:
+                        unfirm[k] = True
+                        again = True
+                elif _inverted(b, i, j, nx[k], ny[k], level):
                     unfirm[k] = True
                     again = True
             if again:
@@ -374,6 +386,16 @@ def _no_energy_made(b, before, root):
         f = max(came[r], 0.0) / left[r] if left[r] > 0.0 else 0.0
         b.vel[x, 0] *= f
         b.vel[x, 1] *= f
+
+
+@_jit(inline=True)
+def _inverted(b, i, j, nx, ny, level):
+    """Whether of contact (i, j) between two levels the lower body, which stands firm in the
+    level solve, is pressed into the upper one by its own summed acceleration: it rests on
+    it, partly (an arch)."""
+    if level[i] < level[j]:
+        return b.pull[i, 0] * nx + b.pull[i, 1] * ny > 0.0
+    return b.pull[j, 0] * nx + b.pull[j, 1] * ny < 0.0
 
 
 @_jit(inline=True)
