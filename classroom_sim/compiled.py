@@ -91,8 +91,9 @@ def private_folder(path: Path) -> bool:
 def _cache_dir(package: str = __name__.rpartition(".")[0]) -> str:
     """The folder for numba's cache, or "" for none (compile in memory). Named after the
     package too: numba's cached code names the modules it came from, and a copy of the
-    engine under another name (`bench.ab` unpacks one) with the same sources must not
-    load it, nor leave its own for this one."""
+    engine under another name with the same sources must not load it. (Two copies loaded
+    in one process still may leave code here that names the other's types: `bench.ab`
+    gives its process a cache of its own.)"""
     digest = hashlib.sha256(package.encode() + b"\0")
     for path in compiled_sources():
         digest.update(str(path.relative_to(HERE)).encode() + b"\0" + path.read_bytes())
