@@ -22,6 +22,12 @@ until the level solve was kept from making it, `collisions.resting._no_energy_ma
 And the deepest overlap at the end of any pile, of two balls or of a ball into a wall
 (SCENE_FORMAT's resting piles keep overlaps under 1% of a radius).
 
+``--peg`` drops, instead, 20-40 balls (as many as the seed draws) onto a fixed peg in the
+middle of a box 1.2 m wide, as the engine's test of bodies at rest does (a teacher's round
+numbers: a row of six balls fills the box from wall to wall), one pile a seed, seeds 0-159
+unless ``--seeds`` says; balls lean on each other between the peg and the walls, arches
+that the level solve must let give way (`classroom_sim.collisions.resting`).
+
 ``--mixed`` drops balls of mixed sizes and masses instead (radius 0.08-0.1 m and mass
 0.5-2 kg, each drawn at random from the seed, the grid as before), as a class's
 assorted balls would be: they pack into no crystal, and a pile of them flows further
@@ -34,7 +40,7 @@ many piles, not single piles, and know the noise: one engine gave 492 / 7 / 39 /
 seeds 23-40, 540 piles each. A change that moves the counts of 540 piles by less than
 about 15 has not shown that it does anything.
 
-    python -m bench.piles [--mixed] [--seconds S] [--seeds 5 6 7 8]
+    python -m bench.piles [--mixed | --peg] [--seconds S] [--seeds 5 6 7 8]
 """
 
 from __future__ import annotations
@@ -53,6 +59,8 @@ G = 9.81
 WIDTHS = (2.0, 2.05, 2.1, 2.2, 2.33, 2.5)
 SIDEWAYS = (0.0, 0.5, 2.0, -1.0, 4.0)
 SEEDS = (5, 6, 7, 8)
+PEG_SEEDS = tuple(range(160))
+PEG_WIDTH = 1.2
 SPEED_AT_REST = 1e-3
 ENERGY_AT_REST = 1e-6
 BOILING = 0.1
@@ -77,6 +85,23 @@ def pile(sideways: float, width: float, seed: int, seconds: float, mixed: bool =
         row, col = divmod(k, 9)
         world.add_body(Body(f"p{k}", float(mass[k]), float(radius[k]),
                             (0.15 + 0.21 * col + rng.uniform(-0.02, 0.02), 0.3 + 0.3 * row)))
+    return last_second(world, seconds, radius, width)
+
+
+def peg_pile(seed: int, seconds: float) -> tuple:
+    """Drop the pile of ``--peg``; returns what `pile` does."""
+    world = World(gravity=(0.0, -G), bounds=(0.0, 0.0, PEG_WIDTH, 4.0), restitution=0.5, wall_restitution=0.5)
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 41))
+    world.add_body(Body("peg", "fixed", 0.1, (0.5 * PEG_WIDTH, 0.5)))
+    for k in range(n):
+        world.add_body(Body(f"p{k}", 1.0, 0.1, (0.12 + 0.24 * (k % 4) + float(rng.uniform(-0.02, 0.02)),
+                                                1.0 + 0.25 * (k // 4))))
+    return last_second(world, seconds, np.full(n + 1, 0.1), PEG_WIDTH)
+
+
+def last_second(world: World, seconds: float, radius: np.ndarray, width: float) -> tuple:
+    """Step ``world`` for ``seconds`` in all; returns what `pile` does."""
     last = int(round(1.0 / DT))
     for _ in range(int(round(seconds / DT)) - last):
         world.step(DT)
@@ -102,16 +127,19 @@ def deepest(pos: np.ndarray, radius: np.ndarray, width: float) -> float:
 
 
 def _one(case):
-    return case, pile(*case)
+    return case, (peg_pile(case[2], case[3]) if case[5] else pile(*case[:5]))
 
 
 def main(argv=None) -> None:
     argv = list(argv or [])
     seconds = 20.0
     seeds = SEEDS
-    mixed = "--mixed" in argv
-    if mixed:
-        argv.remove("--mixed")
+    mixed, peg = "--mixed" in argv, "--peg" in argv
+    for flag in ("--mixed", "--peg"):
+        if flag in argv:
+            argv.remove(flag)
+    if peg:
+        seeds = PEG_SEEDS
     if "--seconds" in argv:
         k = argv.index("--seconds")
         seconds = float(argv[k + 1])
@@ -122,13 +150,18 @@ def main(argv=None) -> None:
         del argv[k:]
     if argv:
         sys.exit(f"piles: unknown arguments {' '.join(argv)} (usage: python -m bench.piles "
-                 "[--mixed] [--seconds S] [--seeds N ...])")
-    cases = [(s, w, seed, seconds, mixed) for seed in seeds for w in WIDTHS for s in SIDEWAYS]
+                 "[--mixed | --peg] [--seconds S] [--seeds N ...])")
+    if mixed and peg:
+        sys.exit("piles: --mixed or --peg, not both")
+    if peg:
+        cases = [(0.0, PEG_WIDTH, seed, seconds, False, True) for seed in seeds]
+    else:
+        cases = [(s, w, seed, seconds, mixed, False) for seed in seeds for w in WIDTHS for s in SIDEWAYS]
     counts = {"at rest": 0, "moving": 0, "ghost": 0, "bouncing": 0}
     energies = []
     worst = 0.0
-    kind = "mixed balls" if mixed else "balls"
-    print(f"{len(cases)} piles of 100 {kind}, {seconds:g} s each; at rest: speeds < {SPEED_AT_REST:g} m/s "
+    kind = "20-40 balls on a peg" if peg else "100 mixed balls" if mixed else "100 balls"
+    print(f"{len(cases)} piles of {kind}, {seconds:g} s each; at rest: speeds < {SPEED_AT_REST:g} m/s "
           f"and energy < {ENERGY_AT_REST:g} J")
     with ProcessPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
         for (s, w, seed, *_), (speed, energy, hits, farthest, overlap) in pool.map(_one, cases):
