@@ -74,16 +74,17 @@ them and is a hair from the other, and both hold it (`supports.contacts_now`).
    neighbour held by a wall: the neighbour was squeezed between two bodies that
    both stood firm, and the pair collided 60 to 130 times a second for ever), the
    level is solved again with those contacts moving both their bodies, and that is
-   kept if it leaves the level's contacts closing in slower. So too for a contact between
-   two levels whose lower body, standing firm, is pressed into the upper one by its own
-   summed acceleration (`_inverted`): an arch, a ball resting on a peg (level 1) leaning
-   on one beside it that rests on balls below (level 2), the ball on the peg drove the
-   other into what held it, where nothing could give: of 160 piles of 20-40 balls dropped
-   onto a peg in a box 1.2 m wide, after 30 s 147 were at rest and 12 still collided, at
-   0.1-0.2 m/s; with this, 153 and 2 (``python -m bench.piles --peg --seconds 30``). A body standing firm is
-   never pushed back, so the levels may leave an island of contacts more kinetic energy
-   than it came in with (a light ball standing firm lifts a heavy one): each island's
-   velocities are then scaled back to the multiple of them nearest to what came in
+   kept if it leaves the level's contacts closing in slower, and those of its bodies in
+   the levels below. So too for a contact between two levels whose lower body, standing
+   firm, is pressed into the upper one by its own summed acceleration (`_inverted`): an
+   arch, a ball resting on a peg (level 1) leaning on one beside it that rests on balls
+   below (level 2), the ball on the peg drove the other into what held it, where nothing
+   could give: of 160 piles of 20-40 balls dropped onto a peg in a box 1.2 m wide, after
+   30 s 147 were at rest and 12 still collided, at up to 0.2 m/s; with this, 156 and 3
+   (``python -m bench.piles --peg --seconds 30``). A body standing firm is never pushed
+   back, so the levels may leave an island of contacts more kinetic energy than it came
+   in with (a light ball standing firm lifts a heavy one): each island's velocities are
+   then scaled back to the multiple of them nearest to what came in
    (`_no_energy_made`; mixed piles under tilted gravity boiled without it).
 3. Positions follow the velocities: a body whose velocity the resting contacts changed
    by dv is moved by dv span / 2 (`FOLLOW`), as if the change had been under way all
@@ -287,8 +288,12 @@ def _rest(b, first, second, nx, ny, slack, resting, level, span, block):
             # rests on into a neighbour held by a wall), and the passes cannot settle it:
             # the level again, those contacts moving both their bodies, kept if its
             # contacts then close in slower (judged by their whole closing speed: judged by
-            # what exceeds their slack, three piles of the tests kept ghost speeds)
-            firm = _closing_most(b, first, second, nx, ny, ks)
+            # what exceeds their slack, three piles of the tests kept ghost speeds); and so
+            # too an arch (`_inverted`). Judged with every contact of the level's bodies
+            # solved so far, in the levels below too: the lower body of an arch moves here,
+            # and judged without its own supports, a retry drove it into them (440 times a
+            # second in a pile of 37 balls on a peg, which took 26 s instead of 3 to come
+            # to rest)
             again = False
             for k in ks:
                 i, j = first[k], second[k]
@@ -302,11 +307,13 @@ def _rest(b, first, second, nx, ny, slack, resting, level, span, block):
                     unfirm[k] = True
                     again = True
             if again:
+                judged = _with_earlier(first, second, ks, order[:runs[q]], bodies, n)
+                firm = _closing_most(b, first, second, nx, ny, judged)
                 firm_vel, firm_push = b.vel[bodies].copy(), push[ks].copy()
                 b.vel[bodies] = vel
                 push[ks] = kept
                 _solve(b, first, second, nx, ny, slack, push, ks, level, side, passes, unfirm, span)
-                if not _closing_most(b, first, second, nx, ny, ks) < firm:
+                if not _closing_most(b, first, second, nx, ny, judged) < firm:
                     b.vel[bodies] = firm_vel
                     push[ks] = firm_push
     _no_energy_made(b, before, root)
@@ -386,6 +393,21 @@ def _no_energy_made(b, before, root):
         f = max(came[r], 0.0) / left[r] if left[r] > 0.0 else 0.0
         b.vel[x, 0] *= f
         b.vel[x, 1] *= f
+
+
+@_jit
+def _with_earlier(first, second, ks, earlier, bodies, n):
+    """The contacts ``ks``, then those of ``earlier`` that touch one of ``bodies`` (of ``n``)."""
+    mark = np.zeros(n, np.bool_)
+    mark[bodies] = True
+    out = np.empty(len(ks) + len(earlier), np.int64)
+    out[:len(ks)] = ks
+    m = len(ks)
+    for k in earlier:
+        i, j = first[k], second[k]
+        out[m] = k
+        m += (i >= 0 and mark[i]) or mark[j]
+    return out[:m]
 
 
 @_jit(inline=True)

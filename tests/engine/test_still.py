@@ -294,11 +294,11 @@ def test_what_changes_no_motion_keeps_bodies_at_rest_and_turning_it_off_wakes_th
 
 @pytest.mark.parametrize("seed", [14, 25, 36])
 def test_a_pile_arched_between_a_peg_and_the_walls_comes_to_rest(seed):
-    """20-40 balls dropped onto a fixed peg in a box 1.2 m wide (as test_still's piles):
+    """20-40 balls dropped onto a fixed peg in a box 1.2 m wide (as the next test's piles):
     a ball resting on the peg (level 1) leans on a ball beside it that rests on balls below
     (level 2), an arch. The level solve held the ball on the peg firm and drove the other
     down into the balls below it, or sideways into a ball by the wall, where nothing could
-    give: these three piles collided hundreds of times a second, at 0.1-0.2 m/s, for ever
+    give: these three piles collided hundreds of times a second, at up to 0.2 m/s, for ever
     (6 of the first 40 such piles after 30 s), never still long enough to be put to rest.
     After 12 s every ball is at rest: no speed at all, no kinetic energy."""
     rng = np.random.default_rng(seed)
@@ -322,8 +322,7 @@ def test_the_count_of_bodies_at_rest_and_their_islands_stay_true_through_drops_a
     and a ball given a push, a deep copy stepped on: after every step the count the step reads
     is the number of bodies at rest, each of them has no speed at all, its island is the
     number of a body at rest in the same island, and none overlaps a body awake by more
-    than 1% of a radius. (The edits begin once most of the pile is at rest, within 30 s: how
-    long a pile jammed on the peg takes to get there varies from pile to pile.)"""
+    than 1% of a radius."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(20, 41))
     w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 1.2, 4.0), restitution=0.5, wall_restitution=0.5)
@@ -331,12 +330,21 @@ def test_the_count_of_bodies_at_rest_and_their_islands_stay_true_through_drops_a
     w.add_bodies([Body(f"p{k}", 1.0, 0.1,
                        (0.12 + 0.24 * (k % 4) + float(rng.uniform(-0.02, 0.02)), 1.0 + 0.25 * (k // 4)))
                   for k in range(n)])
-
-    def step_and_check(w):
+    ever = 0
+    for k in range(int(round(10.0 / DT))):
+        if k == 1680:
+            w.add_body(Body("late", 1.0, 0.08, (0.6, 3.8)))
+        if k == 1800:
+            w.gravity = (1.0, -G)
+        if k == 1850:
+            w = copy.deepcopy(w)
+        if k == 1900:
+            w.body("p0").velocity = (0.3, 0.5)
         w.step(DT)
         rest = w._rest
         sleeping = rest[:-1, still.ISLAND] != still.AWAKE
         assert int(rest[-1, still.COUNT]) == int(sleeping.sum())
+        ever = max(ever, int(sleeping.sum()))
         assert np.all(w._vel[sleeping] == 0.0)
         for i in np.flatnonzero(sleeping):
             j = int(rest[i, still.ISLAND])
@@ -345,21 +353,5 @@ def test_the_count_of_bodies_at_rest_and_their_islands_stay_true_through_drops_a
             apart = np.linalg.norm(w._pos[sleeping][:, None] - w._pos[~sleeping][None], axis=-1)
             reach = w._radius[sleeping][:, None] + w._radius[~sleeping][None]
             assert float((reach - apart).max()) < 0.01 * 0.08  # (the smallest radius, the late ball's)
-        return int(sleeping.sum())
-
-    for _ in range(int(round(30.0 / DT))):
-        if step_and_check(w) > n // 2:
-            break
-    else:
-        raise AssertionError("the pile did not come to rest, mostly, within 30 s")
-    for k in range(720):
-        if k == 0:
-            w.add_body(Body("late", 1.0, 0.08, (0.6, 3.8)))
-        if k == 120:
-            w.gravity = (1.0, -G)
-        if k == 170:
-            w = copy.deepcopy(w)
-        if k == 220:
-            w.body("p0").velocity = (0.3, 0.5)
-        step_and_check(w)
+    assert ever > n // 2  # (the piles did come to rest, mostly)
 
