@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -74,6 +75,10 @@ def compare(ref_pkg, new_pkg, n: int, blocks: int) -> str:
             f"{mid:>8.3f} [{low:.3f}, {high:.3f}] {'yes' if same else 'no':>5}")
 
 
+def _stop(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 def main(argv=None) -> None:
     argv = list(argv if argv is not None else sys.argv[1:])
     if not argv or argv[0].startswith("-"):
@@ -99,10 +104,16 @@ def main(argv=None) -> None:
                              f"{exc.stderr.decode(errors='replace').strip()}") from None
         env = dict(os.environ, NUMBA_CACHE_DIR=str(into / "numba"))
         code = "import sys; from bench.ab import measure; measure(*sys.argv[1:])"
-        done = subprocess.run([sys.executable, "-c", code, str(into), ref, str(blocks), *map(str, sizes)],
-                              cwd=ROOT, env=env)
-        if done.returncode:
-            raise SystemExit(done.returncode)
+        child = subprocess.Popen([sys.executable, "-c", code, str(into), ref, str(blocks), *map(str, sizes)],
+                                 cwd=ROOT, env=env)
+        signal.signal(signal.SIGTERM, _stop)  # (so that the child and the folder go too)
+        try:
+            if child.wait():
+                raise SystemExit(1)
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
     finally:
         shutil.rmtree(into, ignore_errors=True)
 
