@@ -292,15 +292,9 @@ def test_what_changes_no_motion_keeps_bodies_at_rest_and_turning_it_off_wakes_th
     assert slide.body("b").velocity[0] == pytest.approx(5e-4, abs=1e-12)
 
 
-@pytest.mark.parametrize("seed", [14, 25, 36])
-def test_a_pile_arched_between_a_peg_and_the_walls_comes_to_rest(seed):
-    """20-40 balls dropped onto a fixed peg in a box 1.2 m wide (as the next test's piles):
-    a ball resting on the peg (level 1) leans on a ball beside it that rests on balls below
-    (level 2), an arch. The level solve held the ball on the peg firm and drove the other
-    down into the balls below it, or sideways into a ball by the wall, where nothing could
-    give: these three piles collided hundreds of times a second, at up to 0.2 m/s, for ever
-    (6 of the first 40 such piles after 30 s), never still long enough to be put to rest.
-    After 12 s every ball is at rest: no speed at all, no kinetic energy."""
+def peg_pile(seed):
+    """A World of 20-40 balls (the count drawn from ``seed``) on a loose grid above a fixed peg
+    in a box 1.2 m wide, and the number of balls."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(20, 41))
     w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 1.2, 4.0), restitution=0.5, wall_restitution=0.5)
@@ -308,6 +302,19 @@ def test_a_pile_arched_between_a_peg_and_the_walls_comes_to_rest(seed):
     w.add_bodies([Body(f"p{k}", 1.0, 0.1,
                        (0.12 + 0.24 * (k % 4) + float(rng.uniform(-0.02, 0.02)), 1.0 + 0.25 * (k // 4)))
                   for k in range(n)])
+    return w, n
+
+
+@pytest.mark.parametrize("seed", [14, 25, 36])
+def test_a_pile_arched_between_a_peg_and_the_walls_comes_to_rest(seed):
+    """20-40 balls dropped onto a fixed peg in a box 1.2 m wide (`peg_pile`):
+    a ball resting on the peg (level 1) leans on a ball beside it that rests on balls below
+    (level 2), an arch. The level solve held the ball on the peg firm and drove the other
+    down into the balls below it, or sideways into a ball by the wall, where nothing could
+    give: these three piles collided hundreds of times a second, at up to 0.2 m/s, for ever
+    (6 of the first 40 such piles after 30 s), never still long enough to be put to rest.
+    After 12 s every ball is at rest: no speed at all, no kinetic energy."""
+    w, n = peg_pile(seed)
     for _ in range(int(round(12.0 / DT))):
         w.step(DT)
     snap = w.snapshot()
@@ -323,13 +330,7 @@ def test_the_count_of_bodies_at_rest_and_their_islands_stay_true_through_drops_a
     is the number of bodies at rest, each of them has no speed at all, its island is the
     number of a body at rest in the same island, and none overlaps a body awake by more
     than 1% of a radius."""
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(20, 41))
-    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 1.2, 4.0), restitution=0.5, wall_restitution=0.5)
-    w.add_body(Body("peg", "fixed", 0.1, (0.6, 0.5)))
-    w.add_bodies([Body(f"p{k}", 1.0, 0.1,
-                       (0.12 + 0.24 * (k % 4) + float(rng.uniform(-0.02, 0.02)), 1.0 + 0.25 * (k // 4)))
-                  for k in range(n)])
+    w, n = peg_pile(seed)
     ever = 0
     for k in range(int(round(10.0 / DT))):
         if k == 1680:
