@@ -60,9 +60,13 @@ class MainWindow(FileVerbs, QMainWindow):
         self.bridge = SimulationBridge(world, self)
         try:
             self._build(world, path, student)
-        except BaseException:
-            # (its physics thread stopped, and no bridge left open to keep collection off: `bridge`)
-            self.bridge.close()
+        except BaseException as failure:
+            # (its physics thread stopped, and no bridge left open to keep collection off:
+            # `bridge`; the build's own error is the one raised, whatever closing says)
+            try:
+                self.bridge.close()
+            except Exception as closing:
+                failure.add_note(f"and closing the window's simulation failed: {closing}")
             raise
 
     def _build(self, world, path, student) -> None:

@@ -401,3 +401,25 @@ def test_a_window_that_fails_while_it_is_built_leaves_no_physics_thread_and_coll
     assert gc.isenabled()
     assert bridge._open == 0
     assert not [t for t in threading.enumerate() if t not in threads and t.is_alive()]
+
+
+def test_a_window_that_fails_while_it_is_built_raises_its_own_error_if_closing_fails_too(qapp, monkeypatch,
+                                                                                       settings):
+    """Where closing the bridge fails as well (its physics thread did not stop in time), the
+    error raised is still the build's, which says what went wrong, with closing's as a note."""
+    from ui import bridge
+
+    def broken(self):
+        raise RuntimeError("the status bar failed")
+
+    closing = bridge.SimulationBridge.close
+
+    def stuck(self):
+        closing(self)  # (the thread stops all the same: nothing is left running)
+        raise TimeoutError("the physics thread did not stop within 5.0 s")
+
+    monkeypatch.setattr(MainWindow, "_build_status", broken)
+    monkeypatch.setattr(bridge.SimulationBridge, "close", stuck)
+    with pytest.raises(RuntimeError, match="the status bar failed") as raised:
+        MainWindow(load_scene(default_lesson()), settings=settings)
+    assert any("did not stop within 5.0 s" in note for note in raised.value.__notes__)
