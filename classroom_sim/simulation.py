@@ -147,8 +147,9 @@ class Simulation(Keeping):
 
     @property
     def exporting(self) -> bool:
-        """True while the export thread has work queued or running (an export, a save, a
-        recording frozen): it goes on after `stop`, until it is done."""
+        """True from the call of an export, a save or a recording frozen until its Future
+        is answered (queued for the physics thread, or in the export thread): it goes on
+        after `stop`, until it is done."""
         return any(not work.done() for work in list(self._offloaded))
 
     @property
@@ -254,9 +255,11 @@ class Simulation(Keeping):
         def hand_over():
             taken = take()
             work = self._exports.submit(finish, taken)
-            self._offloaded = [w for w in self._offloaded if not w.done()] + [work]
             work.add_done_callback(lambda w: _copy_outcome(w, done))
 
+        # (`exporting` from the call until the caller's Future is answered: while the
+        # physics thread has yet to hand the work over, and while the export thread answers)
+        self._offloaded = [w for w in self._offloaded if not w.done()] + [done]
         taken = self._control(hand_over)
         taken.add_done_callback(lambda t: t.exception() is not None and _copy_outcome(t, done))
         return done

@@ -399,6 +399,36 @@ def test_recording_while_running_samples_the_textbook_trajectory(sim, tmp_path):
         assert np.array_equal(read_csv(path)["ball"], traj)
 
 
+def test_exporting_holds_from_the_call_until_the_future_is_answered(sim, tmp_path, monkeypatch):
+    """`exporting` is True from the moment an export is asked for (before the physics thread
+    has taken it) until its Future is answered (not only while the export thread writes):
+    the window keeps automatic collection off on it (`ui.bridge`)."""
+    from classroom_sim import simulation
+
+    s = running(sim)
+    s.start_recording(100.0).result(timeout=1)
+    wait_until(lambda: s.latest.time > 0.05)
+    s.pause().result(timeout=1)
+    seen = []
+    copy = simulation._copy_outcome
+
+    def answering(source, target):  # (the export thread, done, answers the caller's Future)
+        seen.append(s.exporting)
+        copy(source, target)
+
+    monkeypatch.setattr(simulation, "_copy_outcome", answering)
+    hold = threading.Event()
+    take = s._capture
+    monkeypatch.setattr(s, "_capture", lambda: (hold.wait(5), take())[1])  # (the physics thread waits)
+    future = s.export_csv(tmp_path / "a.csv")
+    assert s.exporting  # (asked for, not yet taken by the physics thread)
+    hold.set()
+    future.result(timeout=5)
+    assert seen == [True]
+    assert not s.exporting
+    assert read_csv(tmp_path / "a.csv")["ball"].shape[0] >= 5
+
+
 def test_export_fails_clearly_and_writes_nothing(sim, tmp_path):
     s = running(sim)
     with pytest.raises(CommandError, match="nothing has been recorded"):
