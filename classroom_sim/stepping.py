@@ -3,8 +3,9 @@
 1. Bodies at rest against a wall stay there: the wall holds up what presses
    them into it (`walls.settle_on_walls`).
 2. Each body gets a disc that holds all of its motion until the end of the
-   step (its radius grown by how far it may travel); only bodies whose discs
-   overlap may touch (`broad.plan`).
+   step: about the middle of its straight path, its radius grown by half that
+   path and by what its acceleration may add (`_midway`); only bodies whose
+   discs overlap may touch (`broad.plan`).
 3. For each such pair, and each body whose disc reaches a wall, the time at
    which they first touch, if within the step (`schedule.contact`), goes
    into a queue in time order.
@@ -126,6 +127,17 @@ def _disc(b, i, t, rules):
     pull = abs(b.acc[i, 0]) + abs(b.acc[i, 1])  # at least |a|, without a square root
     within = (abs(b.pull[i, 0]) + abs(b.pull[i, 1])) * step * step
     return b.radius[i] * (1.0 + DISC_SLOP) + speed * span + 0.5 * pull * span * span + within
+
+
+@_jit(inline=True)
+def _midway(b, i, t, rules):
+    """A disc that holds body ``i``'s motion from ``t`` to the step's end, about the middle
+    of its straight path (p + v s / 2): (x, y, radius). Smaller than `_disc` by half the
+    way it travels, for a body that flies (|x(s) - p - v S / 2| <= |v| S / 2 + |c a| S²)."""
+    half = 0.5 * (rules.end - t)
+    speed = math.sqrt(b.vel[i, 0] * b.vel[i, 0] + b.vel[i, 1] * b.vel[i, 1])
+    return (b.pos[i, 0] + b.vel[i, 0] * half, b.pos[i, 1] + b.vel[i, 1] * half,
+            _disc(b, i, t, rules) - speed * half)
 
 
 @_jit(inline=True)
@@ -298,11 +310,11 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded,
                 flags |= CUT_EVENTS  # its contacts from here on are left to the settling
                 continue
             # Keep the disc holding the body's motion: if it left it, draw it anew and find its neighbours.
-            e = _disc(b, x, t, rules)
-            dx = b.pos[x, 0] - centre[x, 0]
-            dy = b.pos[x, 1] - centre[x, 1]
+            cx, cy, e = _midway(b, x, t, rules)
+            dx = cx - centre[x, 0]
+            dy = cy - centre[x, 1]
             if math.sqrt(dx * dx + dy * dy) + e > extent[x]:
-                centre[x, 0], centre[x, 1] = b.pos[x, 0], b.pos[x, 1]
+                centre[x, 0], centre[x, 1] = cx, cy
                 extent[x] = e
                 loose[x] = True
                 redrawn.loose_add(spare, centre, extent, grid, x)
@@ -370,8 +382,8 @@ def advance(b, rules, log, owners, block, rest, asleep, resting):
         fixed[i] = b.inv_mass[i] == 0.0
         if walls and not fixed[i]:
             settle_on_walls(b, i, rules)
-        centre[i, 0], centre[i, 1] = b.pos[i, 0], b.pos[i, 1]
-        extent[i] = b.radius[i] + (_disc(b, i, t0, rules) - b.radius[i]) * DISC_MARGIN
+        centre[i, 0], centre[i, 1], e = _midway(b, i, t0, rules)
+        extent[i] = b.radius[i] + (e - b.radius[i]) * DISC_MARGIN
         if end > t0:
             near[i] = within(b, i, end - t0)
     # the pairs that may touch, in grid order; loose: the bodies not in the grid as it is now

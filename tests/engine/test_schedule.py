@@ -355,3 +355,31 @@ def test_the_quick_rejection_never_turns_down_a_pair_that_meets(px, py, vx, vy, 
         s_min = min(max(-(px * vx + py * vy) / speed2, 0.0), span) if speed2 > 0.0 else 0.0
         if math.hypot(px + vx * s_min, py + vy * s_min) > 1.001 * reach:
             assert _too_far(px, py, vx, vy, ax, ay, reach, span)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(-300, 300), st.floats(-300, 300), st.floats(-50, 50), st.floats(-50, 50), st.floats(0.001, 1.0),
+       st.sampled_from([0, 1, 2]), st.floats(0.0, 1.0), st.sampled_from([1 / 60, 1 / 240]))
+def test_a_body_s_disc_holds_its_whole_path_to_the_step_s_end(vx, vy, ax, ay, r, method, into, dt):
+    """`stepping._midway`: the disc drawn for a body at ``t`` (as the step begins, or after a
+    collision within it), about the middle of its straight path, holds the body at every
+    instant of its path to the step's end, by each integrator (checked at a fine grid of
+    instants): a smaller disc would lose the pairs that the broad phase must find."""
+    from classroom_sim.collisions.motion import Bodies, Rules
+    from classroom_sim.collisions.schedule import SQUARE
+    from classroom_sim.stepping import _midway
+
+    t = into * dt
+    pos, vel, acc = np.array([[1.0, 2.0]]), np.array([[vx, vy]]), np.array([[ax, ay]])
+    b = Bodies(pos, vel, acc, acc.copy(), np.array([r]), np.ones(1), np.array([t]))
+    rules = Rules(np.empty(0), 1.0, 1.0, method, SQUARE[method], 0.0, dt)
+    cx, cy, extent = _midway(b, 0, t, rules)
+    s = np.linspace(0.0, dt - t, 1025)
+    c = SQUARE[method]
+    x = 1.0 + (vx + c * ax * s) * s
+    y = 2.0 + (vy + c * ay * s) * s
+    assert float(np.hypot(x - cx, y - cy).max()) + r <= extent * (1.0 + 1e-12) + 1e-15
+    # and it is the smaller disc, by half the straight way the body travels
+    speed = math.hypot(vx, vy)
+    assert extent <= r * (1.0 + 1e-9) + 0.5 * speed * (dt - t) + (abs(ax) + abs(ay)) * (0.5 * (dt - t) ** 2 + dt * dt) \
+        + 1e-12
