@@ -59,12 +59,14 @@ meeting anything more, and what it then overlaps is left to the settling there, 
 than hang the thread. Every other body goes on colliding as before."""
 
 DISC_MARGIN = 1.5
-"""As a step begins, a body's disc holds this many times the distance it may travel: a
-collision that speeds it up (half of them do) then mostly leaves it inside its disc, and
-its new neighbours need not be looked for (`redrawn.partners`). Measured with
-``python -m bench.box``: at 1.5 against 1, about the same ns per body-step at 1,000 bodies,
-17% fewer at 5,000 and 30% fewer at 20,000 (the pairs to try grow less than the searches
-shrink)."""
+"""As a step begins, a body's disc is grown by this many times what it needs to hold the
+body's motion (`_midway`): a collision that speeds it up (half of them do) then mostly
+leaves it inside its disc, and its new neighbours need not be looked for
+(`redrawn.partners`). (With discs about the middle of the path, 2 measured the same as 1.5:
+``python -m bench.ab`` 0.998, 0.994 and 0.992 at 100, 1,000 and 5,000 bodies.) Measured with
+``python -m bench.box``, discs then about where the bodies were: at 1.5 against 1, about
+the same ns per body-step at 1,000 bodies, 17% fewer at 5,000 and 30% fewer at 20,000 (the
+pairs to try grow less than the searches shrink)."""
 
 DISC_SLOP = 1e-9
 """Relative: a disc's radius is grown by this much, so that bodies that just touch share a pair."""
@@ -465,7 +467,7 @@ def _rest_after(b, rules, fixed, touching, near, rest, asleep, pi, pj, block):
     ready = scratch.flags(block, n)
     if still.look(b.pos, b.vel, b.radius, fixed, touching, near, rules.bounds, rest, asleep, rules.end, ready):
         span = rules.end - rules.start
-        ahead = np.empty(n)  # each disc as the next step, as long as this one, will draw it
+        ahead = np.empty(n)  # each disc about where it is now, holding the one the next step will draw
         for i in range(n):
             ahead[i] = b.radius[i] + (_disc(b, i, rules.end - span, rules) - b.radius[i]) * DISC_MARGIN
         still.to_rest(b.pos, b.vel, fixed, rest, asleep, ready, pi, pj, ahead, block)

@@ -1,9 +1,9 @@
 """The broad phase: which pairs of bodies may touch within a step.
 
 Each body's motion until the end of the step is held in a disc: its centre,
-and its radius grown by how far it may travel (its ``extent``). Two bodies may
-touch only if their discs overlap. A uniform grid finds those pairs without a
-loop over all pairs.
+and its radius grown to hold the way it may travel (its ``extent``:
+`stepping._midway`). Two bodies may touch only if their discs overlap. A
+uniform grid finds those pairs without a loop over all pairs.
 
 - `plan`: every pair at the start of a step, in grid order (neighbours next
   to each other), which is the order in which contacts are resolved.
@@ -244,8 +244,8 @@ def plan_in(pos, extent, skip, block):
     rank, for `merge_pairs`); and what `pairs_again` needs to find more pairs
     later: the grid, the bodies it does not hold, its largest extent.
 
-    ``extent`` is a body's radius grown by how far it may travel, so these are
-    the pairs that may touch. Bodies share a grid whose cells fit nine in ten
+    ``extent`` is a body's radius grown to hold the way it may travel, so these
+    are the pairs that may touch. Bodies share a grid whose cells fit nine in ten
     of them with room to spare; the few larger ones look at the cells within
     their reach and at each other, as `pairs_again` does.
 

@@ -226,10 +226,10 @@ def _root(parent, i):
 @_jit
 def to_rest(pos, vel, fixed, rest, out, ready, pi, pj, extent, block):
     """Put to rest the islands whose bodies are all ``ready`` (`look`): their velocities
-    zero. An island: the bodies whose discs overlap, as the next step will draw them about
-    where they are now (``extent``), among the pairs (``pi``, ``pj``) that may overlap, and
-    the bodies at rest by theirs; walls and fixed bodies join none. ``out``: the flags of
-    `asleep`, kept true. (Memory from ``block``: `scratch`.)"""
+    zero. An island: the bodies whose discs overlap, discs about where they are now that
+    hold those the next step will draw (``extent``), among the pairs (``pi``, ``pj``) that
+    may overlap, and the bodies at rest by theirs; walls and fixed bodies join none.
+    ``out``: the flags of `asleep`, kept true. (Memory from ``block``: `scratch`.)"""
     rest = lent(rest)
     n = len(rest) - 1
     parent = scratch.ints(block, n)
