@@ -100,7 +100,7 @@ class Simulation(Keeping):
         self._watch = None  # (Watch, Future, the world time it gives up at) while a run waits for an event
         self._events: list = []  # events met in the last cycle: (Future, Measurement), answered after publishing
         self._exports = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"{name} export")
-        self._offloaded: list = []  # the export thread's work, queued or running (`exporting`)
+        self._offloaded: list = []  # the callers' Futures of exports, saves, recordings frozen (`exporting`)
         self.error: BaseException | None = None
         """None, or the exception that paused the simulation."""
         self.cycles = 0
@@ -259,7 +259,8 @@ class Simulation(Keeping):
 
         # (`exporting` from the call until the caller's Future is answered: while the
         # physics thread has yet to hand the work over, and while the export thread answers)
-        self._offloaded = [w for w in self._offloaded if not w.done()] + [done]
+        with self._lock:  # (callers of more than one thread)
+            self._offloaded = [w for w in self._offloaded if not w.done()] + [done]
         taken = self._control(hand_over)
         taken.add_done_callback(lambda t: t.exception() is not None and _copy_outcome(t, done))
         return done
