@@ -66,7 +66,7 @@ class MainWindow(FileVerbs, QMainWindow):
             try:
                 self.bridge.close()
             except Exception as closing:
-                failure.add_note(f"and closing the window's simulation failed: {closing}")
+                failure.add_note(f"and closing the window's simulation failed: {closing!r}")
             raise
 
     def _build(self, world, path, student) -> None:
