@@ -14,12 +14,11 @@ settings.load_profile("default")
 
 @pytest.fixture(scope="session", autouse=True)
 def compiled_step():
-    """The engine's step, compiled (or loaded from numba's cache) once, before any test runs.
-    Compiled on first use instead, in a physics thread, a step took a minute or two: the
-    tests that wait a second or five for that thread failed on a fresh cache (12 of
-    tests/engine/test_simulation.py, run on its own after the engine changed)."""
-    from classroom_sim import Body, World
+    """The engine's step, compiled (or loaded from numba's cache) once, before any test runs,
+    as the physics thread does before its first cycle. On a machine whose cache is empty (and
+    after any change to the engine) the first step compiles for a minute or more: in a physics
+    thread, the tests that wait a second or five for that thread failed (12 of
+    tests/engine/test_simulation.py, run on its own)."""
+    from classroom_sim.simulation import _warm_up
 
-    world = World(gravity=(0.0, -9.81), bounds=(0.0, 0.0, 1.0, 1.0))
-    world.add_bodies([Body("a", 1.0, 0.1, (0.3, 0.5), (1.0, 0.0)), Body("b", 1.0, 0.1, (0.7, 0.5), (-1.0, 0.0))])
-    world.step(1.0 / 240.0)
+    _warm_up()
