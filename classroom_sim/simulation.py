@@ -398,7 +398,7 @@ class Simulation(Keeping):
                 traceback.print_exc(file=sys.stderr)
 
     def _run(self) -> None:
-        _warm_up()
+        warm_up()
         self._last = time.perf_counter()
         next_due = self._last
         self._window = (self._last, self.cycles, self._busy)
@@ -440,9 +440,10 @@ class Simulation(Keeping):
                 self._answer(answers)
 
 
-def _warm_up() -> None:
-    """Load the compiled step before the first cycle, so that its first dt is not swallowed
-    by the loading."""
+def warm_up() -> None:
+    """Load the compiled step (numba compiles it on a machine's first run, for a minute or
+    more): before the physics thread's first cycle, so that its first dt is not swallowed by
+    the loading; and before the app's window opens (`ui.app`)."""
     world = World(bounds=(0.0, 0.0, 1.0, 1.0))
     world.add_body(Body("a", 1.0, 0.1, (0.3, 0.5), (1.0, 0.0)))
     world.add_body(Body("b", 1.0, 0.1, (0.55, 0.5)))

@@ -11,9 +11,11 @@ import getpass
 import os
 import signal
 import sys
+import threading
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QColor, QPixmap
+from PySide6.QtWidgets import QApplication, QSplashScreen
 
 from classroom_sim import load_scene
 
@@ -33,16 +35,53 @@ def _application(headless: bool = False) -> QApplication:
     return app
 
 
+PREPARING = ("classroom-sim: getting the physics and the drawing ready\n"
+             "The first run on a computer takes up to two minutes; later ones a second or two.")
+"""What the notice says while the app prepares (`prepare`)."""
+
+
+def prepare(app: QApplication) -> QSplashScreen:
+    """Compile (or load from numba's cache) the engine's step and the canvas's drawing before
+    the window opens, the two side by side, a notice on screen meanwhile: on a machine's first
+    run they take under two minutes, and a window opened first stayed black all that time,
+    as if hung. Returns the notice, to be closed once the window shows (``finish``)."""
+    from classroom_sim.simulation import warm_up
+    from .raster import warm_up as warm_up_drawing
+
+    picture = QPixmap(900, 160)
+    picture.fill(QColor("#f4f4f0"))
+    notice = QSplashScreen(picture)
+    font = notice.font()
+    font.setPointSizeF(font.pointSizeF() * 1.5)  # (read from the back of a classroom too)
+    notice.setFont(font)
+    notice.showMessage(PREPARING, Qt.AlignCenter, QColor("#202020"))
+    notice.show()
+    app.processEvents()
+    step = threading.Thread(target=warm_up, name="classroom-sim prepare", daemon=True)
+    step.start()
+    warm_up_drawing()
+    while step.is_alive():
+        app.processEvents()
+        step.join(0.05)
+    return notice
+
+
 def main(scene_path: str, student: bool = False, browse: bool = True) -> int:
     """Open the main window on the scene file (SceneError, before any window, if it is bad);
     in student mode if ``student`` or if the lesson says so; with the lessons browser over it
     if ``browse`` (the default lesson: the start page), as the teacher's settings allow."""
     world = load_scene(scene_path)
     app = _application()
+    notice = prepare(app)
     from .main_window import MainWindow
 
-    window = MainWindow(world, scene_path, student=student)
+    try:
+        window = MainWindow(world, scene_path, student=student)
+    except BaseException:
+        notice.close()
+        raise
     window.show()
+    notice.finish(window)
     window.canvas.fit()
     from .browser import shows_at_start
 

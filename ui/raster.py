@@ -126,6 +126,14 @@ def paint_segments(image, x0, y0, x1, y1, colors, alphas, width):
         _band(image, ay - slope * ax, slope, lo, hi, 0.5 * width * length / dx, colors[k], alphas[k], flip)
 
 
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the drawing loops, for the types the canvas hands
+    over (`layer`), on an image of a few pixels."""
+    xs = np.array([1.0, 3.0])
+    layer(4, 4, argb("#ffffff"), [(xs, xs, xs[::-1], xs, [argb(None)] * 2, [1.0, 0.5], 1.0)],
+          (xs, xs, xs, [argb(None)] * 2, argb("#000000"), 1.0))
+
+
 def layer(width: int, height: int, background: int = 0, lines=(), discs=None) -> np.ndarray:
     """A (height, width) premultiplied ARGB image: ``background`` (0: transparent), then
     each batch of ``lines`` (x0, y0, x1, y1, colors, alphas, width) in turn, then the

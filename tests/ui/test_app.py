@@ -423,3 +423,44 @@ def test_a_window_that_fails_while_it_is_built_raises_its_own_error_if_closing_f
     with pytest.raises(RuntimeError, match="the status bar failed") as raised:
         MainWindow(load_scene(default_lesson()), settings=settings)
     assert any("did not stop within 5.0 s" in note for note in raised.value.__notes__)
+
+
+def test_the_app_prepares_its_step_and_drawing_behind_a_notice_that_says_why(qapp, monkeypatch):
+    """On a machine's first run the step and the canvas's drawing compile for a minute or
+    two: `ui.app.prepare` does both before the window opens, with a notice on screen all the
+    while that says why."""
+    from PySide6.QtWidgets import QSplashScreen
+
+    from classroom_sim import simulation
+    from ui import app as app_module, raster
+
+    seen = []
+
+    def notices():
+        return [w.message() for w in qapp.topLevelWidgets() if isinstance(w, QSplashScreen) and w.isVisible()]
+
+    step, drawing = simulation.warm_up, raster.warm_up
+    monkeypatch.setattr(simulation, "warm_up", lambda: (seen.append(("step", notices())), step()))
+    monkeypatch.setattr(raster, "warm_up", lambda: (seen.append(("drawing", notices())), drawing()))
+    notice = app_module.prepare(qapp)
+    try:
+        assert sorted(what for what, _ in seen) == ["drawing", "step"]
+        for _, shown in seen:
+            assert len(shown) == 1 and "first run" in shown[0]
+    finally:
+        notice.close()
+
+
+def test_the_drawing_prepared_is_the_one_the_canvas_uses():
+    """`raster.warm_up` compiles the drawing loops for the very types the canvas hands over:
+    a canvas drawn after it compiles nothing more (else its first paint would compile again)."""
+    from ui import raster
+
+    raster.warm_up()
+    before = (len(raster.paint_discs.signatures), len(raster.paint_segments.signatures))
+    world = load_scene(default_lesson())
+    world.step(0.5)  # (a trail to draw, as well as the grid and the bodies)
+    from ui.app import render
+
+    render(world, (320, 200), trail_seconds=1.0)
+    assert (len(raster.paint_discs.signatures), len(raster.paint_segments.signatures)) == before
