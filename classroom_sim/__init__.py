@@ -21,7 +21,7 @@ from .lesson import Control, Lesson, Prediction, Step, Variant
 from .params import param_unit, read_param
 from .saving import dumps_scene, save_scene
 from .scene import SceneError, load_scene, loads_scene
-from .simulation import Simulation
+from .simulation import Simulation, warm_up
 from .snapshot import Settings, Snapshot
 from .variants import MAX_STUDENTS, Drawn, Sheet, VariantError, sheets, student_world
 from .world import DEGRADED, World
@@ -74,6 +74,7 @@ __all__ = [
     "save_scene",
     "sheets",
     "student_world",
+    "warm_up",
     "write_atomically",
     "write_collisions_csv",
 ]

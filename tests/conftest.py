@@ -19,6 +19,6 @@ def compiled_step():
     after any change to the engine) the first step compiles for a minute or more: in a physics
     thread, the tests that wait a second or five for that thread failed (12 of
     tests/engine/test_simulation.py, run on its own)."""
-    from classroom_sim.simulation import warm_up
+    from classroom_sim import warm_up
 
     warm_up()

@@ -45,7 +45,7 @@ def prepare(app: QApplication) -> QSplashScreen:
     the window opens, the two side by side, a notice on screen meanwhile: on a machine's first
     run they take under two minutes, and a window opened first stayed black all that time,
     as if hung. Returns the notice, to be closed once the window shows (``finish``)."""
-    from classroom_sim.simulation import warm_up
+    from classroom_sim import warm_up
     from .raster import warm_up as warm_up_drawing
 
     picture = QPixmap(900, 160)

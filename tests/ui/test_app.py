@@ -431,7 +431,7 @@ def test_the_app_prepares_its_step_and_drawing_behind_a_notice_that_says_why(qap
     while that says why."""
     from PySide6.QtWidgets import QSplashScreen
 
-    from classroom_sim import simulation
+    import classroom_sim
     from ui import app as app_module, raster
 
     seen = []
@@ -439,8 +439,8 @@ def test_the_app_prepares_its_step_and_drawing_behind_a_notice_that_says_why(qap
     def notices():
         return [w.message() for w in qapp.topLevelWidgets() if isinstance(w, QSplashScreen) and w.isVisible()]
 
-    step, drawing = simulation.warm_up, raster.warm_up
-    monkeypatch.setattr(simulation, "warm_up", lambda: (seen.append(("step", notices())), step()))
+    step, drawing = classroom_sim.warm_up, raster.warm_up
+    monkeypatch.setattr(classroom_sim, "warm_up", lambda: (seen.append(("step", notices())), step()))
     monkeypatch.setattr(raster, "warm_up", lambda: (seen.append(("drawing", notices())), drawing()))
     notice = app_module.prepare(qapp)
     try:
