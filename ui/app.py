@@ -36,14 +36,14 @@ def _application(headless: bool = False) -> QApplication:
 
 
 PREPARING = ("classroom-sim: getting the physics and the drawing ready\n"
-             "The first run on a computer takes up to two minutes; later ones a second or two.")
+             "The first run on a computer takes about two minutes; later ones a few seconds.")
 """What the notice says while the app prepares (`prepare`)."""
 
 
 def prepare(app: QApplication) -> QSplashScreen:
     """Compile (or load from numba's cache) the engine's step and the canvas's drawing before
     the window opens, the two side by side, a notice on screen meanwhile: on a machine's first
-    run they take under two minutes, and a window opened first stayed black all that time,
+    run they take about two minutes, and a window opened first stayed black all that time,
     as if hung. Returns the notice, to be closed once the window shows (``finish``)."""
     from classroom_sim import warm_up
     from .raster import warm_up as warm_up_drawing
