@@ -41,29 +41,38 @@ PREPARING = ("classroom-sim: getting the physics and the drawing ready\n"
 
 
 def prepare(app: QApplication) -> QSplashScreen:
-    """Compile (or load from numba's cache) the engine's step and the canvas's drawing before
-    the window opens, the two side by side, a notice on screen meanwhile: on a machine's first
-    run they take about two minutes, and a window opened first stayed black all that time,
-    as if hung. Returns the notice, to be closed once the window shows (``finish``)."""
+    """Compile (or load from numba's cache) the canvas's drawing and the engine's step before
+    the window opens, a notice on screen meanwhile (the step compiles in a thread, while this
+    one keeps the notice drawn): on a machine's first run they take about two minutes, and a
+    window opened first stayed black all that time, as if hung. Returns the notice, to be
+    closed once the window shows (``finish``)."""
     from classroom_sim import warm_up
     from .raster import warm_up as warm_up_drawing
 
     picture = QPixmap(900, 160)
     picture.fill(QColor("#f4f4f0"))
-    notice = QSplashScreen(picture)
+    notice = _Notice(picture)
     font = notice.font()
     font.setPointSizeF(font.pointSizeF() * 1.5)  # (read from the back of a classroom too)
     notice.setFont(font)
     notice.showMessage(PREPARING, Qt.AlignCenter, QColor("#202020"))
     notice.show()
     app.processEvents()
+    warm_up_drawing()  # (first: numba compiles one thing at a time, and this takes a second)
     step = threading.Thread(target=warm_up, name="classroom-sim prepare", daemon=True)
     step.start()
-    warm_up_drawing()
     while step.is_alive():
         app.processEvents()
         step.join(0.05)
     return notice
+
+
+class _Notice(QSplashScreen):
+    """A notice that stays up when clicked (a splash screen hides on a click by default, and
+    the screen would then stay empty until the window opens)."""
+
+    def mousePressEvent(self, event) -> None:
+        event.accept()
 
 
 def main(scene_path: str, student: bool = False, browse: bool = True) -> int:

@@ -140,10 +140,17 @@ def layer(width: int, height: int, background: int = 0, lines=(), discs=None) ->
     ``discs`` (xs, ys, rs, colors, outline, outline_px) on top."""
     image = np.full((height, width), background, np.uint32)
     for x0, y0, x1, y1, colors, alphas, line_width in lines:
-        paint_segments(image, *(np.ascontiguousarray(a, float) for a in (x0, y0, x1, y1)),
-                       np.ascontiguousarray(colors, np.int64), np.ascontiguousarray(alphas, float), float(line_width))
+        paint_segments(image, *(_plain(a, float) for a in (x0, y0, x1, y1)), _plain(colors, np.int64),
+                       _plain(alphas, float), float(line_width))
     if discs is not None:
         xs, ys, rs, colors, outline, outline_px = discs
-        paint_discs(image, np.ascontiguousarray(xs, float), np.ascontiguousarray(ys, float),
-                    np.ascontiguousarray(rs, float), np.ascontiguousarray(colors, np.int64), outline, float(outline_px))
+        paint_discs(image, _plain(xs, float), _plain(ys, float), _plain(rs, float), _plain(colors, np.int64),
+                    outline, float(outline_px))
     return image
+
+
+def _plain(a, dtype) -> np.ndarray:
+    """``a`` as a contiguous, writable array of ``dtype`` (copied only if it is not one): the
+    one kind of array the drawing loops are compiled for. (A read-only view, as a trail of two
+    samples makes, is another type to numba, and was compiled anew at the first paint.)"""
+    return np.require(a, dtype, ["C", "W"])

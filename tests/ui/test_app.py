@@ -428,7 +428,8 @@ def test_a_window_that_fails_while_it_is_built_raises_its_own_error_if_closing_f
 def test_the_app_prepares_its_step_and_drawing_behind_a_notice_that_says_why(qapp, monkeypatch):
     """On a machine's first run the step and the canvas's drawing compile for a minute or
     two: `ui.app.prepare` does both before the window opens, with a notice on screen all the
-    while that says why."""
+    while that says why, and that a click does not hide."""
+    from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QSplashScreen
 
     import classroom_sim
@@ -436,31 +437,40 @@ def test_the_app_prepares_its_step_and_drawing_behind_a_notice_that_says_why(qap
 
     seen = []
 
-    def notices():
+    def notices():  # (asked in the GUI thread only)
         return [w.message() for w in qapp.topLevelWidgets() if isinstance(w, QSplashScreen) and w.isVisible()]
 
     step, drawing = classroom_sim.warm_up, raster.warm_up
-    monkeypatch.setattr(classroom_sim, "warm_up", lambda: (seen.append(("step", notices())), step()))
-    monkeypatch.setattr(raster, "warm_up", lambda: (seen.append(("drawing", notices())), drawing()))
+    monkeypatch.setattr(classroom_sim, "warm_up", lambda: (seen.append("step"), step()))
+    monkeypatch.setattr(raster, "warm_up", lambda: (seen.append(notices()), drawing()))
     notice = app_module.prepare(qapp)
     try:
-        assert sorted(what for what, _ in seen) == ["drawing", "step"]
-        for _, shown in seen:
-            assert len(shown) == 1 and "first run" in shown[0]
+        assert len(seen) == 2 and "step" in seen
+        drawn = [s for s in seen if s != "step"][0]
+        assert len(drawn) == 1 and "first run" in drawn[0]
+        QTest.mouseClick(notice, Qt.LeftButton, pos=QPoint(10, 10))
+        assert notice.isVisible() and "first run" in notices()[0]
     finally:
         notice.close()
 
 
 def test_the_drawing_prepared_is_the_one_the_canvas_uses():
     """`raster.warm_up` compiles the drawing loops for the very types the canvas hands over:
-    a canvas drawn after it compiles nothing more (else its first paint would compile again)."""
+    a canvas drawn after it, bodies and trails (of two samples too, whose arrays are views
+    that numba would take for another type), compiles nothing more (else its first paint
+    would compile again)."""
     from ui import raster
+    from ui.app import render
 
     raster.warm_up()
     before = (len(raster.paint_discs.signatures), len(raster.paint_segments.signatures))
-    world = load_scene(default_lesson())
-    world.step(0.5)  # (a trail to draw, as well as the grid and the bodies)
-    from ui.app import render
+    for seconds in (1.0 / 60.0, 0.5):  # (a trail of two samples, and a longer one)
+        world = load_scene(default_lesson())
 
-    render(world, (320, 200), trail_seconds=1.0)
+        def advance(each, world=world, seconds=seconds):
+            while world.time < seconds - 1e-9:
+                world.step(1.0 / 240.0)
+                each(world)
+
+        render(world, (320, 200), advance=advance, trail_seconds=1.0)
     assert (len(raster.paint_discs.signatures), len(raster.paint_segments.signatures)) == before
