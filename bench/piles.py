@@ -18,7 +18,7 @@ from several jitters of the grid (seeds). After ``--seconds`` (20 by default), a
 
 Then how many piles boil: hold more than `BOILING` of kinetic energy at the end, and
 how much they hold in all (energy the engine made: mixed piles under tilted gravity did,
-until the level solve was kept from making it, `collisions.resting._no_energy_made`).
+until the level solve was kept from making it, `collisions.velocities._no_energy_made`).
 And the deepest overlap at the end of any pile, of two balls or of a ball into a wall
 (SCENE_FORMAT's resting piles keep overlaps under 1% of a radius).
 

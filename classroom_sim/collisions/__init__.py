@@ -8,9 +8,13 @@
   touch (time of impact), and the queue of contacts in time order.
 - `contacts`: two bodies' collision (the one-dimensional formula in the frame
   tilted to the line of centres), and when a slow approach is a resting contact.
+- `supports`: what touches at an instant, support levels from the ground up, loads.
 - `passes`: the passes over resting contacts that settle their velocities.
-- `resting`: settling what touches at a step's end: resting contacts, support
-  levels and loads, half-overlap separation.
+- `velocities`: the velocities of a step's end's resting contacts (the passes, island
+  by island, then level by level), no kinetic energy made.
+- `resting`: settling what touches at a step's end: which contacts rest, their
+  velocities, positions that follow them, half-overlap separation.
+- `separation`: what still overlaps pushed apart, half the overlap each.
 - `walls`: reaching a wall, bouncing off it, resting on it, and staying inside the box.
 - `scratch`: the memory a step works in, from one block the World keeps.
 - `still`: bodies that stand still, put to rest until something reaches them.
@@ -21,7 +25,7 @@ GUI thread keeps painting while the physics thread is inside one.
 
 from .broad import candidate_pairs, merge_pairs, pairs_again, plan, where
 from .motion import Bodies, Log, Rules
-from .resting import VELOCITY_PASSES
+from .velocities import VELOCITY_PASSES
 from .separation import OVERLAP_TOLERANCE, SEPARATION_PASSES, SEPARATION_PASSES_MOST
 from .schedule import METHODS, SQUARE
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from classroom_sim import Body, World
-from classroom_sim.collisions import resting
+from classroom_sim.collisions import resting, velocities
 
 G = 9.81
 DT = 1 / 240
@@ -450,7 +450,7 @@ def test_a_frictionless_pyramid_of_many_rows_collapses_as_its_contacts_have_it(r
     holding the bottom row's). After one step at 1/240 s, every velocity within 1% of the
     largest. (Their passes settle them in 56, 80, 120, 152, 248 and 360 passes in all. Held
     firm by the level solve, they stood for ever: those of 6 rows and more did while the
-    passes stopped at 128, `resting.VELOCITY_PASSES_MOST`.)"""
+    passes stopped at 128, `velocities.VELOCITY_PASSES_MOST`.)"""
     r, dt = 0.1, 1 / 240
     pos = np.array([(-(rows - row - 1) * r + 2 * r * c, r + row * math.sqrt(3.0) * r)
                     for row in range(rows) for c in range(rows - row)])
@@ -690,7 +690,7 @@ def test_two_balls_in_free_fall_meet_as_an_impact(e, u):
 
 
 # ---------------------------------------------------------------------------
-# No energy made by the level solve (`resting._no_energy_made`)
+# No energy made by the level solve (`velocities._no_energy_made`)
 # ---------------------------------------------------------------------------
 
 def _islands(n, first, second, inv_mass):
@@ -708,7 +708,7 @@ def _islands(n, first, second, inv_mass):
 
 
 def _scaled_back(before, left, masses, first, second):
-    """`resting._no_energy_made` on bodies of ``masses`` (inf: fixed) that came in at
+    """`velocities._no_energy_made` on bodies of ``masses`` (inf: fixed) that came in at
     ``before`` and were left at ``left`` by the level solve, their islands joined by the
     contacts (first, second) (a first of -1: a wall): the velocities it keeps, and the
     inverse masses."""
@@ -719,8 +719,8 @@ def _scaled_back(before, left, masses, first, second):
     zeros = np.zeros((n, 2))
     b = Bodies(zeros.copy(), vel, zeros.copy(), zeros.copy(), np.full(n, 0.1), inv, np.zeros(n))
     first, second = np.array(first, np.int64), np.array(second, np.int64)
-    root = resting._islands(b, first, second, np.arange(len(first)))
-    resting._no_energy_made(b, np.array(before, float).reshape(n, 2), root)
+    root = velocities._islands(b, first, second, np.arange(len(first)))
+    velocities._no_energy_made(b, np.array(before, float).reshape(n, 2), root)
     return vel, inv
 
 
