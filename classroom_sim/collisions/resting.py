@@ -109,7 +109,7 @@ def settle(b, pi, pj, rules, touching, near, block):
     loaded = _loaded(b, first, second, nx, ny, block) if m else scratch.flags(block, 0)
     for k in range(m):
         i, j = first[k], second[k]
-        closing = _closing(b, i, j, nx[k], ny[k])
+        closing = _closing(b.vel, i, j, nx[k], ny[k])
         if i >= 0:
             fast = pair_resting_speed(b, i, j, nx[k], ny[k], span, True, loaded[i] or loaded[j])
             if gap[k] <= TOUCH * (b.radius[i] + b.radius[j]) or (touching[i] and touching[j]):
