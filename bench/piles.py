@@ -26,7 +26,7 @@ And the deepest overlap at the end of any pile, of two balls or of a ball into a
 middle of a box 1.2 m wide, as the engine's test of bodies at rest does (a teacher's round
 numbers: a row of six balls fills the box from wall to wall), one pile a seed, seeds 0-159
 unless ``--seeds`` says; balls lean on each other between the peg and the walls, arches
-that the level solve must let give way (`classroom_sim.collisions.resting`).
+that the level solve must let give way (`classroom_sim.collisions.velocities`).
 
 ``--mixed`` drops balls of mixed sizes and masses instead (radius 0.08-0.1 m and mass
 0.5-2 kg, each drawn at random from the seed, the grid as before), as a class's

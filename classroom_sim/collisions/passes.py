@@ -2,12 +2,12 @@
 
 Each contact's push (an impulse, never negative: contacts push, never pull) is changed
 until its two bodies no longer close in along the contact's normal, contact after
-contact, pass after pass. In the level solve of `resting` the lower body of a contact
+contact, pass after pass. In the level solve of `velocities` the lower body of a contact
 stands firm (`_weights`); a body that its summed acceleration presses into two or more
 bodies standing firm has those contacts solved together, exactly, in each pass (`_block`),
 within `BLOCK_REACH`. A body standing firm that comes towards the other across a gap
 pushes it only by what its approach exceeds the speed that closes the gap within a step
-(`_firm_approach`). `resting` says why each of these is so.
+(`_firm_approach`). `velocities` says why each of these is so.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ def test_the_compiled_sources_are_found_from_the_imports(tmp_path):
     here = compiled.HERE
     names = {p.relative_to(here).as_posix() for p in compiled.compiled_sources()}
     assert {"compiled.py", "stepping.py", "integrators.py", "collisions/__init__.py", "collisions/broad.py",
-            "collisions/schedule.py", "collisions/contacts.py", "collisions/resting.py", "collisions/walls.py",
+            "collisions/schedule.py", "collisions/contacts.py", "collisions/resting.py", "collisions/velocities.py",
+            "collisions/walls.py",
             "collisions/motion.py", "collisions/supports.py"} <= names
     assert "cli.py" not in names and "scene.py" not in names
     (tmp_path / "compiled.py").write_text("import numba\n")
