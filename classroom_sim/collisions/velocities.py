@@ -218,8 +218,7 @@ def _rest(b, first, second, nx, ny, slack, resting, level, span, block):
     count = len(resting)
     keys = np.empty(count, np.int64)
     for q in range(count):
-        k = resting[q]
-        keys[q] = root[second[k] if b.inv_mass[second[k]] > 0.0 or first[k] < 0 else first[k]]
+        keys[q] = _island_of(root, b.inv_mass, first, second, resting[q])
     island_order, island_keys, island_runs = _runs(resting, keys)
     settled = np.zeros(n, np.bool_)
     done = np.zeros(n, np.int64)  # the passes each island has had, by its root
@@ -359,10 +358,17 @@ def _left_closing(vel, first, second, nx, ny, slack, resting, root, inv_mass):
     gap within a step (``slack``), or 0."""
     out = np.zeros(len(root))
     for k in resting:
-        i, j = first[k], second[k]
-        r = root[j] if inv_mass[j] > 0.0 or i < 0 else root[i]
-        out[r] = max(out[r], _closing(vel, i, j, nx[k], ny[k]) - slack[k])
+        r = _island_of(root, inv_mass, first, second, k)
+        out[r] = max(out[r], _closing(vel, first[k], second[k], nx[k], ny[k]) - slack[k])
     return out
+
+
+@_jit(inline=True)
+def _island_of(root, inv_mass, first, second, k):
+    """The island (its root, `_islands`) of contact ``k``: that of its second body, or of
+    its first where the second is fixed (a wall, the first of -1, joins none)."""
+    j = second[k]
+    return root[j] if inv_mass[j] > 0.0 or first[k] < 0 else root[first[k]]
 
 
 @_jit
