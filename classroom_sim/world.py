@@ -407,13 +407,14 @@ class World(Instants):
     # -- stepping ---------------------------------------------------------------------------
     def step(self, dt: float) -> None:
         """Advance simulated time by ``dt`` seconds."""
-        try:
-            dt = real(dt)
-        except ValueError:
-            raise ValueError(f"dt: must be finite and >= 0, got {shown(dt)}") from None
-        if not dt >= 0:
-            raise ValueError(f"dt: must be finite and >= 0, got {dt!r}")
-        self.advance_to(self.time + float(dt))
+        if not (type(dt) is float and 0.0 <= dt < math.inf):  # (the usual case, at once: a small step shows it)
+            try:
+                dt = real(dt)
+            except ValueError:
+                raise ValueError(f"dt: must be finite and >= 0, got {shown(dt)}") from None
+            if not dt >= 0:
+                raise ValueError(f"dt: must be finite and >= 0, got {dt!r}")
+        self.advance_to(self.time + dt)
 
     def advance_to(self, time: float) -> None:
         """Advance to the given simulated time in s, stopping at every sample time on the way;
@@ -422,12 +423,13 @@ class World(Instants):
         A sample time within rounding of ``time`` counts as reached (240 steps of
         1/240 s add up to a hair under 1 s), and the clock then ends on it.
         """
-        try:
-            time = real(time)
-        except ValueError as exc:
-            raise ValueError(f"time: {exc}") from None
+        if not (type(time) is float and time - time == 0.0):  # (finite: as `real`, without its call)
+            try:
+                time = real(time)
+            except ValueError as exc:
+                raise ValueError(f"time: {exc}") from None
         now = self.time
-        if time < now - 1e-12 * (abs(now) if abs(now) > 1.0 else 1.0):
+        if time < now and time < now - 1e-12 * (abs(now) if abs(now) > 1.0 else 1.0):
             raise ValueError(f"time: {time!r} s is behind the world's clock, {self.time!r} s")
         if self._samplers:
             self._advance_sampled(time)
@@ -491,18 +493,19 @@ class World(Instants):
         # (a step of a hundred bodies takes 11 µs: what is said here once a step shows)
         acc = self._acc_cache if not (self._acc_dirty or self._state_dependent) else self._accelerations_now()
         rules = self._rules
-        if rules is None or rules[0] != self._revision:
-            self._rules_now()
-            rules = self._rules
+        bounds, e, e_wall, method = rules[1] if rules is not None and rules[0] == self._revision else self._rules_now()
         report = self.collision_report
-        size = 0 if report is None else 4 * len(self._names) + 64
-        if size and len(self._scratch) < step_call.log_words(size):  # (the log is written at its head)
-            self._scratch = np.zeros(step_call.log_words(size) + len(self._scratch), np.int64)
-        bounds, e, e_wall, method = rules[1]
+        size = 0
+        if report is not None:
+            size = 4 * len(self._names) + 64
+            if len(self._scratch) < step_call.log_words(size):  # (the log is written at its head)
+                self._scratch = np.zeros(step_call.log_words(size) + len(self._scratch), np.int64)
         rest = self._rest if self._rest_for == self._revision else self._rest_now()
+        now = self.time  # (either may be another kind of number: a sampler's exact time)
         count, flags, took = step_call.step(self._pos, self._vel, acc, self._radius, self._inv_mass, bounds, e,
-                                           e_wall, method, float(self.time), float(target), size, self._scratch,
-                                           rest)
+                                           e_wall, method, now if type(now) is float else float(now),
+                                           target if type(target) is float else float(target), size,
+                                           self._scratch, rest)
         if report is not None and count:
             kept = min(count, size)
             pairs, vectors, times = step_call.log_of(self._scratch, size)
