@@ -9,7 +9,8 @@ call it sleeping), such bodies are put to rest:
 
 - A body *stands still* while, at every look, it touches something (a body or a wall,
   or is near enough to come to rest on it within a step: `supports`) and is within
-  `STILL_WITHIN` of its radius of where it was (its anchor), and its velocity does not
+  `STILL_WITHIN` of its radius of where it was (its anchor, set anew at every `STILL_FOR`
+  it stands still), and its velocity does not
   account for how it moves: looked at every `EVERY`, what it moved since the last look
   is set against what its velocity (the mean of that look's and the last's) would have
   carried it, and over `STILL_FOR` the two differ by at least `ADRIFT` of both added up
@@ -46,13 +47,15 @@ from ..compiled import jit as _jit, lent
 from . import scratch
 from .walls import AT_WALL
 
-ANCHOR_X, ANCHOR_Y, SINCE, LAST_X, LAST_Y, LAST_VX, LAST_VY, LAST_T, ADRIFT_SUM, MOTION_SUM, ISLAND = range(11)
+ANCHOR_X, ANCHOR_Y, SINCE, LAST_X, LAST_Y, LAST_VX, LAST_VY, LAST_T, ADRIFT_SUM, MOTION_SUM, ISLAND, \
+    ANCHORED = range(12)
 """The columns of the ``rest`` array, a row a body: where it stands still about (m) and
 since when (s); where it was at the last look (m), its velocity then (m/s) and when (s);
 how far what it moved between looks differed from what its velocity would have carried
-it, added up since the anchor, and both added up (m); and its island (the number of one
-of its bodies) while it is at rest, else `AWAKE`."""
-COLUMNS = 11
+it, added up since it began to stand still, and both added up (m); its island (the number
+of one of its bodies) while it is at rest, else `AWAKE`; and when its anchor was set (s:
+`look` sets it anew every `STILL_FOR` while the body stands still)."""
+COLUMNS = 12
 AWAKE = -1.0
 COUNT = 0
 """The column of the ``rest`` array's last row that holds how many bodies are at rest."""
@@ -62,8 +65,13 @@ STILL_FOR = 0.5
 
 STILL_WITHIN = 0.01
 """Relative to its radius: how far a body standing still may get from its anchor (the 1%
-of a radius that an overlap may keep). The balls of a pile that jitters in place get
-0.01-0.6 mm from where they were in a second (balls of 10 cm)."""
+of a radius that an overlap may keep) within a `STILL_FOR`: the anchor is set anew where
+the body stands at every `STILL_FOR` that it stood still. The balls of a pile that jitters
+in place get 0.01-0.6 mm from where they were in a second (balls of 10 cm). (An anchor kept
+for good let a pile of 1,000 balls, which stood still from 2.25 s and settled by its
+overlaps at under 0.7 mm/s, still not at rest at 5.75 s: a ball or two an eighth of a
+second got 1 mm from where it had been for seconds, stood still afresh, and kept the
+whole island awake, while each step of it took 5 ms; see `look`.)"""
 
 ADRIFT = 0.5
 """How much of a body's motion (what it moved and what its velocity would have carried it,
@@ -97,7 +105,7 @@ def awake(pos: np.ndarray, vel: np.ndarray, time: float) -> np.ndarray:
     rest[:n, ANCHOR_X:ANCHOR_Y + 1] = pos
     rest[:n, LAST_X:LAST_Y + 1] = pos
     rest[:n, LAST_VX:LAST_VY + 1] = vel
-    rest[:n, SINCE] = rest[:n, LAST_T] = time
+    rest[:n, SINCE] = rest[:n, LAST_T] = rest[:n, ANCHORED] = time
     rest[:n, ISLAND] = AWAKE
     return rest
 
@@ -116,7 +124,7 @@ def asleep(rest, out):
 @_jit(inline=True)
 def _anchor(rest, i, x, y, vx, vy, time):
     """Body ``i`` stands still about (x, y) from ``time`` on, moving at (vx, vy) then."""
-    rest[i, ANCHOR_X], rest[i, ANCHOR_Y], rest[i, SINCE] = x, y, time
+    rest[i, ANCHOR_X], rest[i, ANCHOR_Y], rest[i, SINCE], rest[i, ANCHORED] = x, y, time, time
     rest[i, LAST_X], rest[i, LAST_Y], rest[i, LAST_VX], rest[i, LAST_VY], rest[i, LAST_T] = x, y, vx, vy, time
     rest[i, ADRIFT_SUM] = rest[i, MOTION_SUM] = 0.0
 
@@ -210,6 +218,8 @@ def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready)
         if rest[i, ADRIFT_SUM] >= ADRIFT * motion or motion <= STATIC * radius[i]:
             ready[i] = True
             some = True
+            if end - rest[i, ANCHORED] >= STILL_FOR * (1.0 - 1e-9):  # (a new anchor: see `STILL_WITHIN`)
+                rest[i, ANCHOR_X], rest[i, ANCHOR_Y], rest[i, ANCHORED] = x, y, end
         else:  # its velocity carries it, slowly: look at the next STILL_FOR afresh
             _anchor(rest, i, x, y, vx, vy, end)
     return some

@@ -159,6 +159,47 @@ def test_a_creep_slower_than_a_thousandth_of_a_radius_a_second_is_put_to_rest():
     assert 0.5 < w.body("b").position[0] <= 0.5 + u * 1.0 + 1e-12
 
 
+def test_a_body_that_settles_by_its_overlaps_slower_than_it_may_drift_keeps_standing_still():
+    """A body pushed by the separation alone (no velocity) by 0.6 mm every STILL_FOR, under
+    the 1% of its radius (1 mm) that a body standing still may get from where it stood:
+    ready from STILL_FOR on, at every look for 4 s. (With its anchor kept where it first
+    stood, it was 1 mm from it after 0.83 s, stood still afresh, and was not ready for half a
+    second of every 0.83: one such ball kept an island of a thousand awake.)"""
+    r, creep = 0.1, 0.6 * still.STILL_WITHIN * 0.1 / still.STILL_FOR  # m/s
+    pos, vel = np.array([[1.0, r]]), np.zeros((1, 2))
+    rest = np.vstack([still.awake(pos, vel, 0.0), np.zeros((1, still.COLUMNS))])
+    out, ready = np.zeros(1, np.bool_), np.zeros(1, np.bool_)
+    looks = []
+    for k in range(1, int(round(4.0 / still.EVERY)) + 1):
+        t = k * still.EVERY
+        pos[0, 0] = 1.0 + creep * t
+        still.look(pos, vel, np.array([r]), np.zeros(1, np.bool_), np.ones(1, np.bool_), np.zeros(1),
+                   np.empty(0), rest, out, t, ready)
+        looks.append((t, bool(ready[0])))
+    assert all(ready for t, ready in looks if t >= still.STILL_FOR * (1 - 1e-9))
+    assert not any(ready for t, ready in looks if t < still.STILL_FOR * (1 - 1e-9))
+
+
+def test_a_pile_of_a_thousand_balls_that_settles_by_its_overlaps_is_put_to_rest():
+    """1,000 balls dropped into a box 6 m wide stand still from about 2.25 s (every speed
+    zero), while the separation settles them by micrometres a step, slower than a body
+    standing still may drift. At 3 s every ball is at rest (it took until 5.9 s while one
+    ball or two an eighth of a second got 1 mm from where it had stood for seconds), and
+    no ball is more than 1% of its radius into another."""
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 6.0, 12.0), restitution=0.5, wall_restitution=0.5)
+    rng = np.random.default_rng(5)
+    per = int((6.0 - 0.3) // 0.21) + 1
+    w.add_bodies([Body(f"p{k}", 1.0, 0.1, (0.15 + 0.21 * (k % per) + rng.uniform(-0.02, 0.02), 0.3 + 0.3 * (k // per)))
+                  for k in range(1000)])
+    run(w, 3.0)
+    assert w._rest[-1, still.COUNT] == 1000
+    snap = w.snapshot()
+    assert snap.kinetic_energy == 0.0
+    from classroom_sim.collisions import broad
+    pi, pj = broad.candidate_pairs(snap.positions, np.full(1000, 0.1), np.zeros(1000, np.bool_))
+    assert float((0.2 - np.linalg.norm(snap.positions[pi] - snap.positions[pj], axis=1)).max()) < 0.01 * 0.1
+
+
 @pytest.mark.parametrize("height", [0.05, 5e-4])
 def test_an_elastic_ball_bouncing_on_the_floor_keeps_bouncing(height):
     """An elastic ball (e = 1, r 0.1 m) dropped from 5 cm, and from 0.5 mm (its bounce within
