@@ -10,11 +10,12 @@ call it sleeping), such bodies are put to rest:
 - A body *stands still* while, at every look, it touches something (a body or a wall,
   or is near enough to come to rest on it within a step: `supports`) and is within
   `STILL_WITHIN` of its radius of where it was (its anchor, set anew at every `STILL_FOR`
-  it stands still), and its velocity does not
-  account for how it moves: looked at every `EVERY`, what it moved since the last look
-  is set against what its velocity (the mean of that look's and the last's) would have
-  carried it, and over `STILL_FOR` the two differ by at least `ADRIFT` of both added up
-  (or both add up to less than `STATIC` of its radius: it creeps, if it moves at all). A
+  it has stood still), and its velocity does not account for how it moves: looked at
+  every `EVERY`, what it moved since the last look is set against what its velocity (the
+  mean of that look's and the last's) would have carried it, and over `STILL_FOR` (once
+  it has stood still that long, over the anchor's last and present `STILL_FOR`) the two
+  differ by at least `ADRIFT` of both added up (or both add up to less than `STATIC` of
+  its radius: it creeps, if it moves at all). A
   body that its velocity carries, as in a slide (faster than that creep), a fall or a
   swing, is never stopped; nor is one that bounces or rattles within that distance, in
   the air at most looks. (Nor one whose looks are more than two `EVERY` apart: the clock was set, or
@@ -48,14 +49,15 @@ from . import scratch
 from .walls import AT_WALL
 
 ANCHOR_X, ANCHOR_Y, SINCE, LAST_X, LAST_Y, LAST_VX, LAST_VY, LAST_T, ADRIFT_SUM, MOTION_SUM, ISLAND, \
-    ANCHORED = range(12)
-"""The columns of the ``rest`` array, a row a body: where it stands still about (m) and
-since when (s); where it was at the last look (m), its velocity then (m/s) and when (s);
-how far what it moved between looks differed from what its velocity would have carried
-it, added up since it began to stand still, and both added up (m); its island (the number
-of one of its bodies) while it is at rest, else `AWAKE`; and when its anchor was set (s:
-`look` sets it anew every `STILL_FOR` while the body stands still)."""
-COLUMNS = 12
+    ANCHORED, ADRIFT_BEFORE, MOTION_BEFORE = range(14)
+"""The columns of the ``rest`` array, a row a body: where it stands still about (its
+anchor, m) and since when it stands still (s); where it was at the last look (m), its
+velocity then (m/s) and when (s); how far what it moved between looks differed from
+what its velocity would have carried it, added up since the anchor was set, and both
+added up (m); its island (the number of one of its bodies) while it is at rest, else
+`AWAKE`; when the anchor was set (s: `look` sets it anew every `STILL_FOR` while the body
+stands still); and the two sums of the anchor before it (none for the first)."""
+COLUMNS = 14
 AWAKE = -1.0
 COUNT = 0
 """The column of the ``rest`` array's last row that holds how many bodies are at rest."""
@@ -65,8 +67,11 @@ STILL_FOR = 0.5
 
 STILL_WITHIN = 0.01
 """Relative to its radius: how far a body standing still may get from its anchor (the 1%
-of a radius that an overlap may keep) within a `STILL_FOR`: the anchor is set anew where
-the body stands at every `STILL_FOR` that it stood still. The balls of a pile that jitters
+of a radius that an overlap may keep) within about a `STILL_FOR`: once it has stood still
+that long, the anchor is set anew where it stands at each look a `STILL_FOR` or more after
+the last (its motion is then judged over the anchor's last and present `STILL_FOR`, at most
+a second: over all the time it stood still, a slide that its velocity carries, after long
+enough a jitter, was still judged a jitter 8 to 30 mm on). The balls of a pile that jitters
 in place get 0.01-0.6 mm from where they were in a second (balls of 10 cm). (An anchor kept
 for good let a pile of 1,000 balls, which stood still from 2.25 s and settled by its
 overlaps at under 0.7 mm/s, still not at rest at 5.75 s: a ball or two an eighth of a
@@ -126,7 +131,7 @@ def _anchor(rest, i, x, y, vx, vy, time):
     """Body ``i`` stands still about (x, y) from ``time`` on, moving at (vx, vy) then."""
     rest[i, ANCHOR_X], rest[i, ANCHOR_Y], rest[i, SINCE], rest[i, ANCHORED] = x, y, time, time
     rest[i, LAST_X], rest[i, LAST_Y], rest[i, LAST_VX], rest[i, LAST_VY], rest[i, LAST_T] = x, y, vx, vy, time
-    rest[i, ADRIFT_SUM] = rest[i, MOTION_SUM] = 0.0
+    rest[i, ADRIFT_SUM] = rest[i, MOTION_SUM] = rest[i, ADRIFT_BEFORE] = rest[i, MOTION_BEFORE] = 0.0
 
 
 @_jit
@@ -214,12 +219,14 @@ def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready)
         rest[i, LAST_X], rest[i, LAST_Y], rest[i, LAST_VX], rest[i, LAST_VY], rest[i, LAST_T] = x, y, vx, vy, end
         if end - rest[i, SINCE] < STILL_FOR * (1.0 - 1e-9):
             continue
-        motion = rest[i, MOTION_SUM]
-        if rest[i, ADRIFT_SUM] >= ADRIFT * motion or motion <= STATIC * radius[i]:
+        motion = rest[i, MOTION_SUM] + rest[i, MOTION_BEFORE]
+        if rest[i, ADRIFT_SUM] + rest[i, ADRIFT_BEFORE] >= ADRIFT * motion or motion <= STATIC * radius[i]:
             ready[i] = True
             some = True
             if end - rest[i, ANCHORED] >= STILL_FOR * (1.0 - 1e-9):  # (a new anchor: see `STILL_WITHIN`)
                 rest[i, ANCHOR_X], rest[i, ANCHOR_Y], rest[i, ANCHORED] = x, y, end
+                rest[i, ADRIFT_BEFORE], rest[i, MOTION_BEFORE] = rest[i, ADRIFT_SUM], rest[i, MOTION_SUM]
+                rest[i, ADRIFT_SUM] = rest[i, MOTION_SUM] = 0.0
         else:  # its velocity carries it, slowly: look at the next STILL_FOR afresh
             _anchor(rest, i, x, y, vx, vy, end)
     return some

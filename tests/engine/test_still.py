@@ -180,6 +180,35 @@ def test_a_body_that_settles_by_its_overlaps_slower_than_it_may_drift_keeps_stan
     assert not any(ready for t, ready in looks if t < still.STILL_FOR * (1 - 1e-9))
 
 
+def test_a_slide_after_a_long_jitter_stops_counting_as_standing_still():
+    """A body jitters in place for 5 s (velocity flipping at 1 cm/s, position within 0.2
+    mm), then slides at 1.5 mm/s, carried by its velocity: its motion is judged over the
+    last second at most, not over all the time it stood still, so it is no longer ready
+    once it has slid 1% of its radius. (Judged over all of it, the jitter outweighed the
+    slide for 21 s, 32 mm on: a body a slide carries would have been put to rest.)"""
+    r, u = 0.1, 1.5e-3
+    pos, vel = np.array([[1.0, r]]), np.zeros((1, 2))
+    rest = np.vstack([still.awake(pos, vel, 0.0), np.zeros((1, still.COLUMNS))])
+    out, ready = np.zeros(1, np.bool_), np.zeros(1, np.bool_)
+    jitter = int(round(5.0 / still.EVERY))
+    slid_ready = []
+    for k in range(1, jitter + int(round(10.0 / still.EVERY)) + 1):
+        t = k * still.EVERY
+        if k <= jitter:
+            vel[0, 0] = 0.01 * (1 if k % 2 else -1)
+            pos[0, 0] = 1.0 + 2e-4 * (1 if k % 2 else -1) * (k < jitter)
+        else:
+            vel[0, 0] = u
+            pos[0, 0] = 1.0 + u * (t - jitter * still.EVERY)
+        still.look(pos, vel, np.array([r]), np.zeros(1, np.bool_), np.ones(1, np.bool_), np.zeros(1),
+                   np.empty(0), rest, out, t, ready)
+        if k == jitter:
+            assert ready[0]  # (the jitter stood still)
+        if k > jitter and ready[0]:
+            slid_ready.append(pos[0, 0] - 1.0)
+    assert max(slid_ready, default=0.0) <= still.STILL_WITHIN * r
+
+
 def test_a_pile_of_a_thousand_balls_that_settles_by_its_overlaps_is_put_to_rest():
     """1,000 balls dropped into a box 6 m wide stand still from about 2.25 s (every speed
     zero), while the separation settles them by micrometres a step, slower than a body
