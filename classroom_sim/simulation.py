@@ -3,7 +3,8 @@
 One thread advances the World with elapsed-time kinematics: each cycle it
 measures the wall-clock time since the last one, multiplies it by the time
 scale, clamps it to `MAX_STEP` and steps the World by that much (in parts of
-at most `MAX_SUBSTEP`). Between cycles it
+at most `MAX_SUBSTEP`; a heavy scene's cycle stops between parts once it has
+worked `CYCLE_WORK`, and the simulation runs slower than real time). Between cycles it
 sleeps (no spinning), so that other threads keep the GIL; a command wakes it.
 Commands are applied in the order sent, between cycles; each is answered
 through a `concurrent.futures.Future`. After every cycle, and after every
@@ -53,6 +54,14 @@ costs more than in proportion to its length (each body's reach grows with it,
 and the pairs that may touch with the square of that), so without this one
 slow cycle would make the next one longer still, until the loop fell behind
 real time for good."""
+
+CYCLE_WORK = 1.0 / 60.0
+"""s of wall time: a cycle whose parts have taken this long stops after the part under way,
+short of its elapsed time (which is not made up later: the simulation runs slower than real
+time, as where `MAX_STEP` cuts a cycle short). So a snapshot comes out every frame or so,
+and commands are applied between, however heavy the scene: a pile of 1,000 balls settling
+takes about 5 ms a part, and its cycles of 24 parts showed the app 8 frames a second and
+kept a command waiting up to 0.12 s."""
 
 TIME_SCALES = (0.1, 4.0)
 """The slowest and the fastest time scale."""
@@ -363,6 +372,8 @@ class Simulation(Keeping):
                     world.advance_to(start + dt * k / parts)
                 elif self._watched(start + dt * k / parts):
                     break
+                if time.perf_counter() - began >= CYCLE_WORK:
+                    break  # (the rest of the cycle's time is not made up: see CYCLE_WORK)
         except Exception as exc:
             world._restore_motion(before)
             self.collisions.discard()

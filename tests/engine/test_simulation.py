@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from classroom_sim import Acceleration, Body, CommandError, Simulation, World, commands, load_scene, read_csv
-from classroom_sim.simulation import FRAME, MAX_STEP
+from classroom_sim.simulation import CYCLE_WORK, FRAME, MAX_STEP, MAX_SUBSTEP
 
 LESSONS = Path(__file__).resolve().parents[2] / "lessons"
 G = 9.81
@@ -88,6 +88,43 @@ def test_a_long_cycle_advances_at_most_max_step(sim):
     # the 0.4 s stall is one cycle's elapsed time: it advanced the clock by MAX_STEP, not 0.4 s
     time.sleep(0.05)
     assert s.latest.time - before < MAX_STEP + 0.1
+
+
+class Heavy(Acceleration):
+    """No acceleration, worked out slowly: each step of the World takes ``seconds`` more (a
+    scene whose steps are heavy)."""
+
+    constant = False
+
+    def __init__(self, seconds):
+        super().__init__("heavy")
+        self.seconds = seconds
+
+    def at(self, positions, velocities, index):
+        time.sleep(self.seconds)
+        return np.zeros(2)
+
+
+def test_a_heavy_scene_still_shows_a_snapshot_every_frame_or_so(sim):
+    """Steps of 6 ms (a cycle's 0.1 s in parts of 1/240 s would take 0.15 s): each cycle stops
+    once it has worked CYCLE_WORK, so that snapshots come out about every frame, each a few
+    parts on from the last, rather than 0.1 s of simulated time at 7 a second. The ball
+    still falls by the textbook, only slower than real time."""
+    w = World(gravity=(0.0, -G))
+    w.add_body(Body("ball", 1.0, 0.1, (0.0, 1000.0), accelerations=[Heavy(0.006)]))
+    s = running(sim, w)
+    seen, end = [s.latest], time.perf_counter() + 1.0
+    while time.perf_counter() < end:
+        if s.latest is not seen[-1]:
+            seen.append(s.latest)
+        time.sleep(0.001)
+    times = [snap.time for snap in seen]
+    jumps = np.diff(times)
+    assert len(times) > 25  # (at least a snapshot every 40 ms)
+    assert jumps.max() <= math.ceil(CYCLE_WORK / 0.006) * MAX_SUBSTEP + 1e-9
+    assert 0.0 < times[-1] - times[0] < 1.0  # slower than real time
+    snap = seen[-1]
+    assert snap.positions[0, 1] == pytest.approx(1000.0 - 0.5 * G * snap.time ** 2, rel=1e-12)
 
 
 def test_pause_freezes_time_and_step_once_advances_one_frame(sim):
