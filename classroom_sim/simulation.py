@@ -58,7 +58,8 @@ real time for good."""
 CYCLE_WORK = 1.0 / 60.0
 """s of wall time: a cycle whose parts have taken this long stops after the part under way,
 short of its elapsed time (which is not made up later: the simulation runs slower than real
-time, as where `MAX_STEP` cuts a cycle short). So a snapshot comes out every frame or so,
+time, as where `MAX_STEP` cuts a cycle short; `Simulation.step_once` still advances a whole
+`FRAME`). So a snapshot comes out every frame or so,
 and commands are applied between, however heavy the scene: a pile of 1,000 balls settling
 takes about 5 ms a part, and its cycles of 24 parts showed the app 8 frames a second and
 kept a command waiting up to 0.12 s."""
@@ -324,7 +325,7 @@ class Simulation(Keeping):
 
     def _do_step_once(self):
         self._do_pause()
-        self._cycle(FRAME)
+        self._cycle(FRAME, whole=True)
 
     def _cancel_watch(self, why: str = "the run was reset before the event") -> None:
         if self._watch is not None:
@@ -360,8 +361,9 @@ class Simulation(Keeping):
         self.collisions.clear()
         self._do_log_collisions(self._logging)
 
-    def _cycle(self, dt: float) -> None:
-        """Advance by ``dt`` s of simulated time; on failure, go back to before it and pause."""
+    def _cycle(self, dt: float, whole: bool = False) -> None:
+        """Advance by ``dt`` s of simulated time (stopping short once it has worked `CYCLE_WORK`,
+        unless ``whole``: a step asked for); on failure, go back to before it and pause."""
         began = time.perf_counter()
         world = self._world
         before = world._motion()
@@ -372,7 +374,7 @@ class Simulation(Keeping):
                     world.advance_to(start + dt * k / parts)
                 elif self._watched(start + dt * k / parts):
                     break
-                if time.perf_counter() - began >= CYCLE_WORK:
+                if not whole and time.perf_counter() - began >= CYCLE_WORK:
                     break  # (the rest of the cycle's time is not made up: see CYCLE_WORK)
         except Exception as exc:
             world._restore_motion(before)

@@ -127,6 +127,19 @@ def test_a_heavy_scene_still_shows_a_snapshot_every_frame_or_so(sim):
     assert snap.positions[0, 1] == pytest.approx(1000.0 - 0.5 * G * snap.time ** 2, rel=1e-12)
 
 
+def test_step_once_in_a_heavy_scene_still_advances_a_whole_frame(sim):
+    """A frame of 6 ms steps takes longer than CYCLE_WORK: asked for, it is taken whole."""
+    w = World(gravity=(0.0, -G))
+    w.add_body(Body("ball", 1.0, 0.1, (0.0, 1000.0), accelerations=[Heavy(0.006)]))
+    s = running(sim, w)
+    s.pause().result(timeout=5)
+    t0 = s.latest.time
+    s.step_once().result(timeout=5)
+    t = s.latest.time
+    assert t - t0 == pytest.approx(FRAME, rel=1e-9)
+    assert s.latest.positions[0, 1] == pytest.approx(1000.0 - 0.5 * G * t * t, rel=1e-12)
+
+
 def test_pause_freezes_time_and_step_once_advances_one_frame(sim):
     s = running(sim)
     s.pause().result(timeout=1)
