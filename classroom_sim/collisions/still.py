@@ -9,13 +9,13 @@ call it sleeping), such bodies are put to rest:
 
 - A body *stands still* while, at every look, it touches something (a body or a wall,
   or is near enough to come to rest on it within a step: `supports`) and is within
-  `STILL_WITHIN` of its radius of where it was (its anchor, set anew at every `STILL_FOR`
-  it has stood still), and its velocity does not account for how it moves: looked at
-  every `EVERY`, what it moved since the last look is set against what its velocity (the
-  mean of that look's and the last's) would have carried it, and over `STILL_FOR` (once
-  it has stood still that long, over the anchor's last and present `STILL_FOR`) the two
+  `STILL_WITHIN` of its radius of where it was (its anchor, and the anchor before it: an
+  anchor is set anew at every `STILL_FOR` it has stood still), and its velocity does not
+  account for how it moves: looked at every `EVERY`, what it moved since the last look
+  is set against what its velocity (the mean of that look's and the last's) would have
+  carried it, and since the anchor before (over `STILL_FOR` to twice that) the two
   differ by at least `ADRIFT` of both added up (or both add up to less than `STATIC` of
-  its radius: it creeps, if it moves at all). A
+  its radius a `STILL_FOR`: it creeps, if it moves at all). A
   body that its velocity carries, as in a slide (faster than that creep), a fall or a
   swing, is never stopped; nor is one that bounces or rattles within that distance, in
   the air at most looks. (Nor one whose looks are more than two `EVERY` apart: the clock was set, or
@@ -49,15 +49,16 @@ from . import scratch
 from .walls import AT_WALL
 
 ANCHOR_X, ANCHOR_Y, SINCE, LAST_X, LAST_Y, LAST_VX, LAST_VY, LAST_T, ADRIFT_SUM, MOTION_SUM, ISLAND, \
-    ANCHORED, ADRIFT_BEFORE, MOTION_BEFORE = range(14)
+    ANCHORED, BEFORE_X, BEFORE_Y, ANCHORED_BEFORE, ADRIFT_BEFORE, MOTION_BEFORE = range(17)
 """The columns of the ``rest`` array, a row a body: where it stands still about (its
 anchor, m) and since when it stands still (s); where it was at the last look (m), its
 velocity then (m/s) and when (s); how far what it moved between looks differed from
 what its velocity would have carried it, added up since the anchor was set, and both
 added up (m); its island (the number of one of its bodies) while it is at rest, else
 `AWAKE`; when the anchor was set (s: `look` sets it anew every `STILL_FOR` while the body
-stands still); and the two sums of the anchor before it (none for the first)."""
-COLUMNS = 14
+stands still); and of the anchor before it (the same, for the first), where it was,
+when it was set and its two sums (none for the first)."""
+COLUMNS = 17
 AWAKE = -1.0
 COUNT = 0
 """The column of the ``rest`` array's last row that holds how many bodies are at rest."""
@@ -67,11 +68,14 @@ STILL_FOR = 0.5
 
 STILL_WITHIN = 0.01
 """Relative to its radius: how far a body standing still may get from its anchor (the 1%
-of a radius that an overlap may keep) within about a `STILL_FOR`: once it has stood still
-that long, the anchor is set anew where it stands at each look a `STILL_FOR` or more after
-the last (its motion is then judged over the anchor's last and present `STILL_FOR`, at most
-a second: over all the time it stood still, a slide that its velocity carries, after long
-enough a jitter, was still judged a jitter 8 to 30 mm on). The balls of a pile that jitters
+of a radius that an overlap may keep), and from the anchor before it: once it has stood
+still a `STILL_FOR`, the anchor is set anew where it stands at each look a `STILL_FOR` or
+more after the last, so that a body may drift this far in a `STILL_FOR` to twice that
+(1 to 2 mm/s for balls of 10 cm), not in all time. Its motion is judged since the anchor
+before, too (`ADRIFT`, `STATIC`): judged since it began to stand still, a slide that its
+velocity carries, after long enough a jitter, was still judged a jitter 8 to 30 mm on;
+judged since the present anchor alone, up to 1.5 mm on; now, a slide no further than this
+from where the jitter was. The balls of a pile that jitters
 in place get 0.01-0.6 mm from where they were in a second (balls of 10 cm). (An anchor kept
 for good let a pile of 1,000 balls, which stood still from 2.25 s and settled by its
 overlaps at under 0.7 mm/s, still not at rest at 5.75 s: a ball or two an eighth of a
@@ -87,8 +91,8 @@ changes steadily; 1e-4 of it in a swing of a second)."""
 
 STATIC = 1e-3
 """Relative to its radius: motion that adds up to less over `STILL_FOR` (what a body
-moved and what its velocity carried it, look by look, added up: twice how far it got)
-is a creep, put to rest like a jitter: under a thousandth of its radius a second, 0.1
+moved and what its velocity carried it, look by look, added up: twice how far it got;
+judged since the anchor before, over `STILL_FOR` to twice that, in proportion) is a creep, put to rest like a jitter: under a thousandth of its radius a second, 0.1
 mm/s for a ball of 10 cm. Balls of a pile of mixed sizes, which packs into no crystal,
 kept creeping at 10-20 µm/s for ever, the contacts of each step pressing them on a
 little, their velocities carrying them (``python -m bench.piles --mixed``, seeds 5-10:
@@ -110,7 +114,8 @@ def awake(pos: np.ndarray, vel: np.ndarray, time: float) -> np.ndarray:
     rest[:n, ANCHOR_X:ANCHOR_Y + 1] = pos
     rest[:n, LAST_X:LAST_Y + 1] = pos
     rest[:n, LAST_VX:LAST_VY + 1] = vel
-    rest[:n, SINCE] = rest[:n, LAST_T] = rest[:n, ANCHORED] = time
+    rest[:n, BEFORE_X:BEFORE_Y + 1] = pos
+    rest[:n, SINCE] = rest[:n, LAST_T] = rest[:n, ANCHORED] = rest[:n, ANCHORED_BEFORE] = time
     rest[:n, ISLAND] = AWAKE
     return rest
 
@@ -130,6 +135,7 @@ def asleep(rest, out):
 def _anchor(rest, i, x, y, vx, vy, time):
     """Body ``i`` stands still about (x, y) from ``time`` on, moving at (vx, vy) then."""
     rest[i, ANCHOR_X], rest[i, ANCHOR_Y], rest[i, SINCE], rest[i, ANCHORED] = x, y, time, time
+    rest[i, BEFORE_X], rest[i, BEFORE_Y], rest[i, ANCHORED_BEFORE] = x, y, time
     rest[i, LAST_X], rest[i, LAST_Y], rest[i, LAST_VX], rest[i, LAST_VY], rest[i, LAST_T] = x, y, vx, vy, time
     rest[i, ADRIFT_SUM] = rest[i, MOTION_SUM] = rest[i, ADRIFT_BEFORE] = rest[i, MOTION_BEFORE] = 0.0
 
@@ -205,10 +211,12 @@ def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready)
             continue
         x, y, vx, vy = pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1]
         dx, dy = x - rest[i, ANCHOR_X], y - rest[i, ANCHOR_Y]
+        ex, ey = x - rest[i, BEFORE_X], y - rest[i, BEFORE_Y]
         within = STILL_WITHIN * radius[i]
         since_last = end - rest[i, LAST_T]
         held = touching[i] or _at_wall(x, y, radius[i], near[i], bounds)
-        if not (held and dx * dx + dy * dy <= within * within and 0.0 < since_last <= 2.0 * EVERY):
+        if not (held and dx * dx + dy * dy <= within * within and ex * ex + ey * ey <= within * within
+                and 0.0 < since_last <= 2.0 * EVERY):
             _anchor(rest, i, x, y, vx, vy, end)  # (in the air, away, or the clock was set: afresh)
             continue
         half = 0.5 * since_last
@@ -220,10 +228,15 @@ def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready)
         if end - rest[i, SINCE] < STILL_FOR * (1.0 - 1e-9):
             continue
         motion = rest[i, MOTION_SUM] + rest[i, MOTION_BEFORE]
-        if rest[i, ADRIFT_SUM] + rest[i, ADRIFT_BEFORE] >= ADRIFT * motion or motion <= STATIC * radius[i]:
+        # (the creep allowed, for the time since the anchor before: `STATIC`)
+        creep = STATIC * radius[i] * (max(end - rest[i, ANCHORED_BEFORE], STILL_FOR) / STILL_FOR
+                                      if rest[i, ANCHORED] > rest[i, ANCHORED_BEFORE] else 1.0)
+        if rest[i, ADRIFT_SUM] + rest[i, ADRIFT_BEFORE] >= ADRIFT * motion or motion <= creep:
             ready[i] = True
             some = True
             if end - rest[i, ANCHORED] >= STILL_FOR * (1.0 - 1e-9):  # (a new anchor: see `STILL_WITHIN`)
+                rest[i, BEFORE_X], rest[i, BEFORE_Y] = rest[i, ANCHOR_X], rest[i, ANCHOR_Y]
+                rest[i, ANCHORED_BEFORE] = rest[i, ANCHORED]
                 rest[i, ANCHOR_X], rest[i, ANCHOR_Y], rest[i, ANCHORED] = x, y, end
                 rest[i, ADRIFT_BEFORE], rest[i, MOTION_BEFORE] = rest[i, ADRIFT_SUM], rest[i, MOTION_SUM]
                 rest[i, ADRIFT_SUM] = rest[i, MOTION_SUM] = 0.0
