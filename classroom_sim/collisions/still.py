@@ -70,8 +70,8 @@ STILL_WITHIN = 0.01
 """Relative to its radius: how far a body standing still may get from its anchor (the 1%
 of a radius that an overlap may keep), and from the anchor before it: once it has stood
 still a `STILL_FOR`, the anchor is set anew where it stands at each look a `STILL_FOR` or
-more after the last, so that a body may drift this far in a `STILL_FOR` to twice that
-(1 to 2 mm/s for balls of 10 cm), not in all time. Its motion is judged since the anchor
+more after the last, so that a body may drift this far in a `STILL_FOR` to twice that,
+not in all time (steadily, under 1 mm/s for balls of 10 cm). Its motion is judged since the anchor
 before, too (`ADRIFT`, `STATIC`): judged since it began to stand still, a slide that its
 velocity carries, after long enough a jitter, was still judged a jitter 8 to 30 mm on;
 judged since the present anchor alone, up to 1.5 mm on; now, a slide no further than this
@@ -229,8 +229,7 @@ def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready)
             continue
         motion = rest[i, MOTION_SUM] + rest[i, MOTION_BEFORE]
         # (the creep allowed, for the time since the anchor before: `STATIC`)
-        creep = STATIC * radius[i] * (max(end - rest[i, ANCHORED_BEFORE], STILL_FOR) / STILL_FOR
-                                      if rest[i, ANCHORED] > rest[i, ANCHORED_BEFORE] else 1.0)
+        creep = STATIC * radius[i] * max(end - rest[i, ANCHORED_BEFORE], STILL_FOR) / STILL_FOR
         if rest[i, ADRIFT_SUM] + rest[i, ADRIFT_BEFORE] >= ADRIFT * motion or motion <= creep:
             ready[i] = True
             some = True

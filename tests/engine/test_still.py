@@ -134,7 +134,7 @@ def test_an_edit_wakes_a_ball_at_rest(edit):
 
 def test_a_slow_slide_is_never_stopped():
     """A ball sliding along a frictionless floor at 0.5 mm/s, slower than a ball standing
-    still may drift (1% of its radius in STILL_FOR: 2 mm/s), for 5 s: its velocity carries
+    still may drift (1% of its radius in STILL_FOR to twice that: 1 mm/s), for 5 s: its velocity carries
     it, so it is no ghost, and it moves more than STATIC allows. x = x0 + u t, its speed
     unchanged."""
     u = 5e-4
@@ -231,6 +231,25 @@ def test_a_pile_of_a_thousand_balls_that_settles_by_its_overlaps_is_put_to_rest(
     from classroom_sim.collisions import broad
     pi, pj = broad.candidate_pairs(snap.positions, np.full(1000, 0.1), np.zeros(1000, np.bool_))
     assert float((0.2 - np.linalg.norm(snap.positions[pi] - snap.positions[pj], axis=1)).max()) < 0.01 * 0.1
+
+
+@pytest.mark.parametrize("dt, edit_at", [(DT, 0.3), (0.06, 0.0)])
+def test_a_creep_just_under_the_limit_is_put_to_rest_whenever_it_began(dt, edit_at):
+    """A ball on the floor set creeping at 0.099 mm/s (just under STATIC's 0.1 mm/s for a
+    ball of 10 cm) at a time that is no look's (0.3 s), or stepped 0.06 s at a time: the
+    first judgement covers a little more than STILL_FOR, and the creep allowed with it, so
+    the ball is at rest within STILL_FOR and two steps of its start (it took 1 s, or never
+    came, with the allowance of exactly one STILL_FOR)."""
+    u = 9.9e-5
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2.0, 2.0))
+    w.add_body(Body("b", 1.0, 0.1, (1.0, 0.1)))
+    run(w, edit_at)
+    w.body("b").velocity = (u, 0.0)
+    began = w.time
+    while not at_rest(w, "b") and w.time < began + 4.0:
+        w.step(dt)
+    assert at_rest(w, "b")
+    assert w.time - began <= still.STILL_FOR + 2 * max(dt, still.EVERY) + 1e-9
 
 
 @pytest.mark.parametrize("height", [0.05, 5e-4])
