@@ -59,10 +59,9 @@ CYCLE_WORK = 1.0 / 60.0
 """s of wall time: a cycle whose parts have taken this long stops after the part under way,
 short of its elapsed time (which is not made up later: the simulation runs slower than real
 time, as where `MAX_STEP` cuts a cycle short; `Simulation.step_once` still advances a whole
-`FRAME`). So a snapshot comes out every frame or so,
-and commands are applied between, however heavy the scene: a pile of 1,000 balls settling
-takes about 5 ms a part, and its cycles of 24 parts showed the app 8 frames a second and
-kept a command waiting up to 0.12 s."""
+`FRAME`). So a snapshot comes out every frame or so, and commands are applied between,
+however heavy the scene: a pile of 1,000 balls settling takes about 5 ms a part, and its
+cycles of 24 parts showed the app 8 frames a second and kept a command waiting up to 0.12 s."""
 
 TIME_SCALES = (0.1, 4.0)
 """The slowest and the fastest time scale."""

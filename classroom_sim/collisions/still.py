@@ -71,12 +71,12 @@ STILL_WITHIN = 0.01
 of a radius that an overlap may keep), and from the anchor before it: once it has stood
 still a `STILL_FOR`, the anchor is set anew where it stands at each look a `STILL_FOR` or
 more after the last, so that a body may drift this far in a `STILL_FOR` to twice that,
-not in all time (steadily, under 1 mm/s for balls of 10 cm). Its motion is judged since the anchor
-before, too (`ADRIFT`, `STATIC`): judged since it began to stand still, a slide that its
-velocity carries, after long enough a jitter, was still judged a jitter 8 to 30 mm on;
-judged since the present anchor alone, up to 1.5 mm on; now, a slide no further than this
-from where the jitter was. The balls of a pile that jitters
-in place get 0.01-0.6 mm from where they were in a second (balls of 10 cm). (An anchor kept
+not in all time (steadily, under 1 mm/s for balls of 10 cm). Its motion is judged since
+the anchor before, too (`ADRIFT`, `STATIC`): judged since it began to stand still, a
+slide that its velocity carries, after long enough a jitter, was still judged a jitter 8
+to 30 mm on; judged since the present anchor alone, up to 1.5 mm on; now, a slide no
+further than this from where the jitter was. The balls of a pile that jitters in place
+get 0.01-0.6 mm from where they were in a second (balls of 10 cm). (An anchor kept
 for good let a pile of 1,000 balls, which stood still from 2.25 s and settled by its
 overlaps at under 0.7 mm/s, still not at rest at 5.75 s: a ball or two an eighth of a
 second got 1 mm from where it had been for seconds, stood still afresh, and kept the
@@ -92,8 +92,9 @@ changes steadily; 1e-4 of it in a swing of a second)."""
 STATIC = 1e-3
 """Relative to its radius: motion that adds up to less over `STILL_FOR` (what a body
 moved and what its velocity carried it, look by look, added up: twice how far it got;
-judged since the anchor before, over `STILL_FOR` to twice that, in proportion) is a creep, put to rest like a jitter: under a thousandth of its radius a second, 0.1
-mm/s for a ball of 10 cm. Balls of a pile of mixed sizes, which packs into no crystal,
+judged since the anchor before, over `STILL_FOR` to twice that, in proportion) is a
+creep, put to rest like a jitter: under a thousandth of its radius a second, 0.1 mm/s
+for a ball of 10 cm. Balls of a pile of mixed sizes, which packs into no crystal,
 kept creeping at 10-20 µm/s for ever, the contacts of each step pressing them on a
 little, their velocities carrying them (``python -m bench.piles --mixed``, seeds 5-10:
 99 piles of 180 at rest and 44 ghosts with 1e-6; 122 and 22 with this). A slide at 0.5
