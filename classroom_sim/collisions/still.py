@@ -217,7 +217,7 @@ def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready)
         since_last = end - rest[i, LAST_T]
         held = touching[i] or _at_wall(x, y, radius[i], near[i], bounds)
         if not (held and dx * dx + dy * dy <= within * within and ex * ex + ey * ey <= within * within
-                and 0.0 < since_last <= 2.0 * EVERY):
+                and 0.0 < since_last <= 2.0 * EVERY * (1.0 + 1e-9)):  # (steps of two looks, to rounding)
             _anchor(rest, i, x, y, vx, vy, end)  # (in the air, away, or the clock was set: afresh)
             continue
         half = 0.5 * since_last

@@ -252,6 +252,22 @@ def test_a_creep_just_under_the_limit_is_put_to_rest_whenever_it_began(dt, edit_
     assert w.time - began <= still.STILL_FOR + 2 * max(dt, still.EVERY) + 1e-9
 
 
+def test_steps_of_two_looks_each_are_looked_at_whatever_the_rounding():
+    """A ball on the floor creeping at 0.05 mm/s, stepped two looks (0.0625 s) at a time
+    from 0.3 s: the time between looks comes out a hair over two looks by rounding, which
+    counted as a gap between looks (the clock set) and had the ball stand still afresh at
+    each (at rest after 0.75 s). It is at rest within STILL_FOR and two steps."""
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2.0, 2.0))
+    w.add_body(Body("b", 1.0, 0.1, (1.0, 0.1)))
+    w.step(0.3)
+    w.body("b").velocity = (5e-5, 0.0)
+    began, dt = w.time, 2 * still.EVERY
+    while not at_rest(w, "b") and w.time < began + 4.0:
+        w.step(dt)
+    assert at_rest(w, "b")
+    assert w.time - began <= still.STILL_FOR + 2 * dt + 1e-9
+
+
 @pytest.mark.parametrize("height", [0.05, 5e-4])
 def test_an_elastic_ball_bouncing_on_the_floor_keeps_bouncing(height):
     """An elastic ball (e = 1, r 0.1 m) dropped from 5 cm, and from 0.5 mm (its bounce within
