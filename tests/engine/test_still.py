@@ -23,6 +23,14 @@ def run(w, seconds, dt=DT):
         w.step(dt)
 
 
+def drop_grid(w, n, per, seed):
+    """Add ``n`` balls (1 kg, radius 0.1 m) on a loose grid of ``per`` a row, 0.3 m between
+    rows, each jittered sideways by up to 2 cm from ``seed``: the piles of bench.piles."""
+    rng = np.random.default_rng(seed)
+    w.add_bodies([Body(f"p{k}", 1.0, 0.1, (0.15 + 0.21 * (k % per) + rng.uniform(-0.02, 0.02), 0.3 + 0.3 * (k // per)))
+                  for k in range(n)])
+
+
 def at_rest(w, name):
     return len(w._rest) > 0 and w._rest[w._index[name], still.ISLAND] != still.AWAKE
 
@@ -220,10 +228,7 @@ def test_a_pile_of_a_thousand_balls_that_settles_by_its_overlaps_is_put_to_rest(
     took until 5.9 s while one ball or two an eighth of a second got 1 mm from where it had
     stood for seconds), and no ball is more than 1% of its radius into another."""
     w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 6.0, 12.0), restitution=0.5, wall_restitution=0.5)
-    rng = np.random.default_rng(5)
-    per = int((6.0 - 0.3) // 0.21) + 1
-    w.add_bodies([Body(f"p{k}", 1.0, 0.1, (0.15 + 0.21 * (k % per) + rng.uniform(-0.02, 0.02), 0.3 + 0.3 * (k // per)))
-                  for k in range(1000)])
+    drop_grid(w, 1000, int((6.0 - 0.3) // 0.21) + 1, seed=5)
     run(w, 4.0)
     assert w._rest[-1, still.COUNT] == 1000
     snap = w.snapshot()
@@ -347,10 +352,7 @@ def test_a_pile_that_jitters_in_place_comes_to_rest():
     sideways = -1.0
     w = World(gravity=(sideways, -math.sqrt(G * G - sideways * sideways)), bounds=(0.0, 0.0, 2.1, 6.0),
               restitution=0.5, wall_restitution=0.5)
-    rng = np.random.default_rng(7)
-    for k in range(100):
-        row, col = divmod(k, 9)
-        w.add_body(Body(f"p{k}", 1.0, 0.1, (0.15 + 0.21 * col + rng.uniform(-0.02, 0.02), 0.3 + 0.3 * row)))
+    drop_grid(w, 100, 9, seed=7)
     run(w, 20.0)
     snap = w.snapshot()
     assert float(np.linalg.norm(snap.velocities, axis=1).max()) == 0.0
