@@ -129,16 +129,17 @@ def _every_grid_pair(pos, extent, skip, grid, block):
     found = scratch.ints(block, room + 1).view(np.uint64)
     m = unsigned(0)  # (places unsigned throughout: `compiled.unsigned`)
     for c in range(cells):
+        # a body's two ranges as one (one loop a body: the end of a loop is a branch
+        # mispredicted, dearer than the tests of a few candidates): the first ``mine``
+        # places from s + 1, then from b0 on
+        u, a, z = unsigned(up[c]), unsigned(b0[c]), unsigned(b1[c])
         for s in range(unsigned(start[c]), unsigned(start[c + 1])):
             x, y, e = xs[s], ys[s], es[s]
             tag = s << unsigned(32)
-            for t in range(s + unsigned(1), unsigned(up[c])):
-                dx = xs[t] - x
-                dy = ys[t] - y
-                lim = e + es[t]
-                found[m] = tag | t
-                m += unsigned(dx * dx + dy * dy < lim * lim)
-            for t in range(unsigned(b0[c]), unsigned(b1[c])):
+            mine = u - s - unsigned(1)
+            after, further = s + unsigned(1), a - mine
+            for k in range(mine + z - a):
+                t = k + (after if k < mine else further)
                 dx = xs[t] - x
                 dy = ys[t] - y
                 lim = e + es[t]
