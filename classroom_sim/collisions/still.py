@@ -16,8 +16,8 @@ call it sleeping), such bodies are put to rest:
   carried it, and since the anchor before (over `STILL_FOR` to twice that) the two
   differ by at least `ADRIFT` of both added up (or both add up to less than `STATIC` of
   its radius a `STILL_FOR`: it creeps, if it moves at all; or, in all since the anchor
-  before, where it got is at least `HELD_BACK` of both from where its velocity would have
-  carried it: it is held in place, pushed back now and then). A
+  before, where it got is at least `HELD_BACK` of that motion from where its velocity would
+  have carried it: it is held in place, pushed back now and then). A
   body that its velocity carries, as in a slide (faster than that creep), a fall or a
   swing, is never stopped; nor is one that bounces or rattles within that distance, in
   the air at most looks. (Nor one whose looks are more than two `EVERY` apart: the clock was set, or
@@ -105,14 +105,17 @@ little, their velocities carrying them (``python -m bench.piles --mixed``, seeds
 99 piles of 180 at rest and 44 ghosts with 1e-6; 122 and 22 with this). A slide at 0.5
 mm/s, or from rest under a pull of 1 mm/s², moves more (`tests/engine/test_still.py`)."""
 
-HELD_BACK = 0.5
-"""How far (a share of both added up) where a body got since the anchor before may be from
-where its velocity would have carried it before it counts as standing still, if it stays
-within `STILL_WITHIN`: carried by its velocity (a slide, a fall, a swing), they agree; held
-in place while its velocity says it moves, they do not. (`ADRIFT` judges look by look, and
-misses a body whose velocity carries it 0.1 mm and the separation pushes it back at once,
-every quarter of a second: a group of balls wedged on a peg did so at 1 mm/s, for ever,
-``python -m bench.piles --peg --seeds 32``.)"""
+HELD_BACK = 0.2
+"""How far where a body got since the anchor before may be from where its velocity would
+have carried it (a share of its motion look by look, as `ADRIFT` adds it up) before it
+counts as standing still, if it stays within `STILL_WITHIN`: carried by its velocity (a
+slide, a fall, a swing, a rattle), they agree to a few hundredths of that motion at most;
+held in place while its velocity says it moves, they do not. (`ADRIFT` judges look by look,
+and misses a body whose velocity carries it 0.1 mm and the separation pushes it back at
+once, every quarter of a second: about 0.36 of its motion. A group of balls wedged on a peg
+did so at 1 mm/s, for ever, ``python -m bench.piles --peg --seeds 32``. Set against where
+it got and where it was carried, added up, this put a swing or an elastic rattle to rest
+whose two both came to about nothing.)"""
 
 LOOKS = 16
 """How many times within `STILL_FOR` the bodies are looked at."""
@@ -249,11 +252,12 @@ def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready)
         # (the creep allowed, for the time since the anchor before: `STATIC`)
         creep = STATIC * radius[i] * max(end - rest[i, ANCHORED_BEFORE], STILL_FOR) / STILL_FOR
         # where it got since the anchor before (e), against where its velocity would have
-        # carried it (c): a body held in place, its velocity carrying it one way while the
-        # separation pushes it back now and then, gets nowhere (`HELD_BACK`)
+        # carried it (c), set against its motion look by look: a body held in place, its
+        # velocity carrying it one way while the separation pushes it back now and then,
+        # gets nowhere (`HELD_BACK`)
         cx = rest[i, CARRIED_X] + rest[i, CARRIED_BEFORE_X]
         cy = rest[i, CARRIED_Y] + rest[i, CARRIED_BEFORE_Y]
-        held_back = (abs(ex - cx) + abs(ey - cy)) >= HELD_BACK * (abs(ex) + abs(ey) + abs(cx) + abs(cy))
+        held_back = abs(ex - cx) + abs(ey - cy) >= HELD_BACK * motion
         if rest[i, ADRIFT_SUM] + rest[i, ADRIFT_BEFORE] >= ADRIFT * motion or motion <= creep or held_back:
             ready[i] = True
             some = True

@@ -328,6 +328,43 @@ def test_a_ball_rattling_in_a_gap_keeps_rattling():
     assert np.linalg.norm(w.body("m").velocity) == pytest.approx(0.5, rel=1e-12)
 
 
+@pytest.mark.parametrize("u, gap", [(0.01, 8e-4), (0.006, 6e-4), (0.004, 5e-4)])
+def test_a_ball_rattling_slowly_on_the_floor_between_walls_keeps_rattling(u, gap):
+    """A ball on the floor at ``u`` between two walls with ``gap`` to spare (e = 1): it never
+    gets 1% of its radius from where it was and touches the floor at every look, and where it
+    gets in a window comes to about nothing, as does where its velocity carries it. After 4 s
+    it still moves at ``u``, never put to rest. (Judged by the two against each other, a
+    review found it put to rest after 0.5 s.)"""
+    r = 0.1
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2 * r + gap, 1.0), restitution=1.0, wall_restitution=1.0)
+    w.add_body(Body("b", 1.0, r, (r + gap / 2, r), (u, 0.0)))
+    ever = False
+    for _ in range(int(round(4.0 / DT))):
+        w.step(DT)
+        ever |= at_rest(w, "b")
+    assert not ever
+    assert abs(w.body("b").velocity[0]) == pytest.approx(u, rel=1e-9)
+
+
+@pytest.mark.parametrize("period", [0.5, 0.25, 0.2, 1.0])
+def test_a_small_swing_in_place_is_never_ready(period):
+    """A body touching something swings in place, x = 1 + 0.4 mm sin(2 pi t / P), carried by
+    its velocity: within 1% of its radius of every anchor, its motion no creep, and over a
+    window of whole swings where it got and where its velocity carried it both about nothing.
+    Never ready in 6 s."""
+    r, amp = 0.1, 4e-4
+    w_ = 2 * math.pi / period
+    pos, vel = np.array([[1.0, r]]), np.array([[amp * w_, 0.0]])
+    rest = np.vstack([still.awake(pos, vel, 0.0), np.zeros((1, still.COLUMNS))])
+    out, ready = np.zeros(1, np.bool_), np.zeros(1, np.bool_)
+    for k in range(1, int(round(6.0 / still.EVERY)) + 1):
+        t = k * still.EVERY
+        pos[0, 0], vel[0, 0] = 1.0 + amp * math.sin(w_ * t), amp * w_ * math.cos(w_ * t)
+        still.look(pos, vel, np.array([r]), np.zeros(1, np.bool_), np.ones(1, np.bool_), np.zeros(1),
+                   np.empty(0), rest, out, t, ready)
+        assert not ready[0], t
+
+
 class Gate(Acceleration):
     """1 m/s² along x while the body ``watched`` is past x = 2 m, else none: an acceleration
     that depends on the state (of another body)."""
