@@ -35,6 +35,15 @@ def at_rest(w, name):
     return len(w._rest) > 0 and w._rest[w._index[name], still.ISLAND] != still.AWAKE
 
 
+def ever_at_rest(w, name, seconds):
+    """Step ``w`` for ``seconds``: whether body ``name`` was at rest after any step."""
+    ever = False
+    for _ in range(int(round(seconds / DT))):
+        w.step(DT)
+        ever |= at_rest(w, name)
+    return ever
+
+
 def test_a_column_on_the_floor_is_put_to_rest_and_stays_exactly_where_it_stood():
     """Three balls standing on the floor: within STILL_FOR and one look more they are at rest,
     their speeds exactly zero, and two seconds later not one coordinate has changed."""
@@ -316,11 +325,7 @@ def test_a_ball_rattling_slowly_on_the_floor_between_walls_keeps_rattling(u, gap
     r = 0.1
     w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 2 * r + gap, 1.0), restitution=1.0, wall_restitution=1.0)
     w.add_body(Body("b", 1.0, r, (r + gap / 2 + 1.37e-6, r), (u, 0.0)))
-    ever = False
-    for _ in range(int(round(4.0 / DT))):
-        w.step(DT)
-        ever |= at_rest(w, "b")
-    assert not ever
+    assert not ever_at_rest(w, "b", 4.0)
     assert abs(w.body("b").velocity[0]) == pytest.approx(u, rel=1e-9)
 
 
@@ -331,11 +336,7 @@ def test_a_ball_hopping_off_a_wall_under_tilted_gravity_keeps_hopping():
     gx, hop, r = -0.41, 8.014e-4, 0.1
     w = World(gravity=(gx, -G), bounds=(0.0, 0.0, 2.0, 1.0), restitution=1.0, wall_restitution=1.0)
     w.add_body(Body("b", 1.0, r, (r + hop, r)))
-    ever = False
-    for _ in range(int(round(4.0 / DT))):
-        w.step(DT)
-        ever |= at_rest(w, "b")
-    assert not ever
+    assert not ever_at_rest(w, "b", 4.0)
     b = w.body("b")
     energy = 0.5 * float(b.velocity @ b.velocity) + (-gx) * (b.position[0] - r)
     assert energy == pytest.approx(-gx * hop, rel=1e-3)
