@@ -308,6 +308,8 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded,
             if x < 0 or fixed[x]:
                 continue  # a wall, or a fixed body: its course never changes
             stamp[x] += 1
+            if len(rest):
+                rest[x, still.HIT] = t  # (an impact: it does not stand still, `still.look`)
             if hits[x] == EVENTS_PER_BODY:
                 flags |= CUT_EVENTS  # its contacts from here on are left to the settling
                 continue

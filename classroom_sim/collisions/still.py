@@ -15,11 +15,14 @@ call it sleeping), such bodies are put to rest:
   is set against what its velocity (the mean of that look's and the last's) would have
   carried it, and since the anchor before (over `STILL_FOR` to twice that) the two
   differ by at least `ADRIFT` of both added up (or both add up to less than `STATIC` of
-  its radius a `STILL_FOR`: it creeps, if it moves at all). A
-  body that its velocity carries, as in a slide (faster than that creep), a fall or a
-  swing, is never stopped; nor is one that bounces or rattles within that distance, in
-  the air at most looks. (Nor one whose looks are more than two `EVERY` apart: the clock was set, or
-  the steps are that long.)
+  its radius a `STILL_FOR`: it creeps, if it moves at all), and it has had no impact since
+  the last look (a collision or a wall's bounce of the contact loop, `stepping`: a resting
+  contact is settled at a step's end instead). A body that its velocity carries, as in a
+  slide (faster than that creep), a fall or a swing, is never stopped; nor is one that
+  bounces or rattles within that distance (in the air at most looks, or hitting what holds
+  it in: looked at every `EVERY`, a rattle of a few looks or less shows velocities that
+  carry it nowhere it gets, as a jitter does). (Nor one whose looks are more than two
+  `EVERY` apart: the clock was set, or the steps are that long.)
 - An island, the bodies whose discs (`stepping`: what holds a body's motion in a step)
   overlap each other's (walls and fixed bodies join none), is put to rest when every
   one of its bodies stands still: its velocities become exactly zero, and in each step
@@ -49,16 +52,17 @@ from . import scratch
 from .walls import AT_WALL
 
 ANCHOR_X, ANCHOR_Y, SINCE, LAST_X, LAST_Y, LAST_VX, LAST_VY, LAST_T, ADRIFT_SUM, MOTION_SUM, ISLAND, \
-    ANCHORED, BEFORE_X, BEFORE_Y, ANCHORED_BEFORE, ADRIFT_BEFORE, MOTION_BEFORE = range(17)
+    ANCHORED, BEFORE_X, BEFORE_Y, ANCHORED_BEFORE, ADRIFT_BEFORE, MOTION_BEFORE, HIT = range(18)
 """The columns of the ``rest`` array, a row a body: where it stands still about (its
 anchor, m) and since when it stands still (s); where it was at the last look (m), its
 velocity then (m/s) and when (s); how far what it moved between looks differed from
 what its velocity would have carried it, added up since the anchor was set, and both
 added up (m); its island (the number of one of its bodies) while it is at rest, else
 `AWAKE`; when the anchor was set (s: `look` sets it anew every `STILL_FOR` while the body
-stands still); and of the anchor before it (the same, for the first), where it was,
-when it was set and its two sums (none for the first)."""
-COLUMNS = 17
+stands still); of the anchor before it (the same, for the first), where it was,
+when it was set and its two sums (none for the first); and when it last had an impact
+(s, -inf for never: `stepping` writes it)."""
+COLUMNS = 18
 AWAKE = -1.0
 COUNT = 0
 """The column of the ``rest`` array's last row that holds how many bodies are at rest."""
@@ -118,6 +122,7 @@ def awake(pos: np.ndarray, vel: np.ndarray, time: float) -> np.ndarray:
     rest[:n, BEFORE_X:BEFORE_Y + 1] = pos
     rest[:n, SINCE] = rest[:n, LAST_T] = rest[:n, ANCHORED] = rest[:n, ANCHORED_BEFORE] = time
     rest[:n, ISLAND] = AWAKE
+    rest[:n, HIT] = -np.inf
     return rest
 
 
@@ -216,7 +221,7 @@ def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready)
         within = STILL_WITHIN * radius[i]
         since_last = end - rest[i, LAST_T]
         held = touching[i] or _at_wall(x, y, radius[i], near[i], bounds)
-        if not (held and dx * dx + dy * dy <= within * within and ex * ex + ey * ey <= within * within
+        if not (held and rest[i, HIT] <= rest[i, LAST_T] and dx * dx + dy * dy <= within * within and ex * ex + ey * ey <= within * within
                 and 0.0 < since_last <= 2.0 * EVERY * (1.0 + 1e-9)):  # (steps of two looks, to rounding)
             _anchor(rest, i, x, y, vx, vy, end)  # (in the air, away, or the clock was set: afresh)
             continue
