@@ -49,7 +49,7 @@ from .collisions.resting import settle
 from .collisions.supports import AFLOAT, supports, within
 from .collisions.motion import move, path
 from .collisions.schedule import APPROACH, NONE, TOUCH, contact, grown, pop, push, queue
-from .collisions.walls import contain, hit_wall, settle_on_walls, wall_contact
+from .collisions.walls import BOUNCED, contain, hit_wall, settle_on_walls, wall_contact
 from .compiled import jit as _jit, lent, unsigned
 
 EVENTS_PER_BODY = 256
@@ -299,17 +299,20 @@ def _events(b, rules, log, q, later, reach, grid, biggest, spare, level, loaded,
             hits[o] += 1
         if o >= 0:
             held = level[i] != AFLOAT or level[o] != AFLOAT
+            was = logged
             changed, logged = collide(b, i, o, t, rules, log, logged, held, loaded[i] or loaded[o])
+            impact = logged != was  # (a collision is logged; a resting contact met is not)
         else:
-            changed = hit_wall(b, i, t, -1 - o, rules, loaded[i])
+            hit = hit_wall(b, i, t, -1 - o, rules, loaded[i])
+            changed, impact = hit != 0, hit == BOUNCED
         if not changed:
             continue
         for x in (i, o):
             if x < 0 or fixed[x]:
                 continue  # a wall, or a fixed body: its course never changes
             stamp[x] += 1
-            if len(rest):
-                rest[x, still.HIT] = t  # (an impact: it does not stand still, `still.look`)
+            if impact and len(rest):
+                rest[x, still.HIT] = 1.0  # (it does not stand still: `still.look`)
             if hits[x] == EVENTS_PER_BODY:
                 flags |= CUT_EVENTS  # its contacts from here on are left to the settling
                 continue

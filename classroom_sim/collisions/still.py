@@ -18,8 +18,8 @@ call it sleeping), such bodies are put to rest:
   its radius a `STILL_FOR`: it creeps, if it moves at all; or, in all since the anchor
   before, where it got is at least `HELD_BACK` of that motion from where its velocity would
   have carried it: it is held in place, pushed back now and then), and it has had no
-  impact since the last look (a collision or a wall's bounce of the contact loop,
-  `stepping`: a resting contact is settled at a step's end instead). A body that its
+  impact since the last look (a collision or a bounce off a wall in the contact loop,
+  `stepping`; a resting contact is none, met there or settled at a step's end). A body that its
   velocity carries, as in a slide (faster than that creep), a fall or a swing, is never
   stopped; nor is one that bounces or rattles within that distance (in the air at most
   looks, or hitting what holds it in: looked at every `EVERY`, a rattle of a few looks or
@@ -65,7 +65,8 @@ added up (m); its island (the number of one of its bodies) while it is at rest, 
 stands still); of the anchor before it (the same, for the first), where it was,
 when it was set and its two sums (none for the first); where its velocity would have
 carried it in all, look by look, since the anchor, and in the time of the anchor before (m,
-a vector); and when it last had an impact (s, -inf for never: `stepping` writes it)."""
+a vector); and whether it has had an impact since the last look (1, else 0: `stepping`
+writes it, `look` and `_anchor` clear it)."""
 COLUMNS = 22
 AWAKE = -1.0
 COUNT = 0
@@ -141,7 +142,6 @@ def awake(pos: np.ndarray, vel: np.ndarray, time: float) -> np.ndarray:
     rest[:n, BEFORE_X:BEFORE_Y + 1] = pos
     rest[:n, SINCE] = rest[:n, LAST_T] = rest[:n, ANCHORED] = rest[:n, ANCHORED_BEFORE] = time
     rest[:n, ISLAND] = AWAKE
-    rest[:n, HIT] = -np.inf
     return rest
 
 
@@ -164,6 +164,7 @@ def _anchor(rest, i, x, y, vx, vy, time):
     rest[i, LAST_X], rest[i, LAST_Y], rest[i, LAST_VX], rest[i, LAST_VY], rest[i, LAST_T] = x, y, vx, vy, time
     rest[i, ADRIFT_SUM] = rest[i, MOTION_SUM] = rest[i, ADRIFT_BEFORE] = rest[i, MOTION_BEFORE] = 0.0
     rest[i, CARRIED_X] = rest[i, CARRIED_Y] = rest[i, CARRIED_BEFORE_X] = rest[i, CARRIED_BEFORE_Y] = 0.0
+    rest[i, HIT] = 0.0
 
 
 @_jit
@@ -241,7 +242,9 @@ def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready)
         within = STILL_WITHIN * radius[i]
         since_last = end - rest[i, LAST_T]
         held = touching[i] or _at_wall(x, y, radius[i], near[i], bounds)
-        if not (held and rest[i, HIT] <= rest[i, LAST_T] and dx * dx + dy * dy <= within * within and ex * ex + ey * ey <= within * within
+        hit = rest[i, HIT] != 0.0
+        rest[i, HIT] = 0.0
+        if not (held and not hit and dx * dx + dy * dy <= within * within and ex * ex + ey * ey <= within * within
                 and 0.0 < since_last <= 2.0 * EVERY * (1.0 + 1e-9)):  # (steps of two looks, to rounding)
             _anchor(rest, i, x, y, vx, vy, end)  # (in the air, away, or the clock was set: afresh)
             continue

@@ -28,6 +28,11 @@ from .schedule import APPROACH, NONE, crossing
 AT_WALL = 1e-12
 """Relative to the size of the box's coordinates: a body this close to a wall touches it."""
 
+STOPPED = 1
+"""`bounce`'s answer for a body that reached a wall as a resting contact, stopped there."""
+BOUNCED = 2
+"""`bounce`'s answer for an impact: the body bounced off the wall."""
+
 
 @_jit
 def box(bounds):
@@ -121,22 +126,23 @@ def wall_resting_speed(b, i, nx, ny, span, loaded):
 @_jit(inline=True)
 def bounce(b, i, w, rules, loaded):
     """Body ``i``, just reaching wall ``w``: put it on the wall, then reflect its velocity
-    across the wall with the walls' restitution, or, for a resting contact, stop it
-    there with the wall holding it up (``loaded``: whether it carries others, see
-    `wall_resting_speed`). Returns whether anything changed."""
+    across the wall with the walls' restitution (an impact: returns `BOUNCED`), or, for a
+    resting contact, stop it there with the wall holding it up (``loaded``: whether it
+    carries others, see `wall_resting_speed`; returns `STOPPED`). Returns 0 if it does not
+    close in."""
     k = w % 2
     inward = 1.0 if w < 2 else -1.0
     u = inward * b.vel[i, k]  # towards the inside
     if not -u > APPROACH:
-        return False
+        return 0
     b.pos[i, k] = rules.bounds[w] + inward * b.radius[i]
     if -u > wall_resting_speed(b, i, inward * (1 - k), inward * k, rules.end - rules.start, loaded):
         b.vel[i, k] = -rules.e_wall * b.vel[i, k]
-    else:
-        b.vel[i, k] = 0.0
-        if inward * b.acc[i, k] < 0.0:
-            b.acc[i, k] = 0.0
-    return True
+        return BOUNCED
+    b.vel[i, k] = 0.0
+    if inward * b.acc[i, k] < 0.0:
+        b.acc[i, k] = 0.0
+    return STOPPED
 
 
 @_jit(inline=True)
@@ -159,6 +165,6 @@ def contain(b, i, bounds, e_wall):
 
 @_jit(inline=True)
 def hit_wall(b, i, t, w, rules, loaded):
-    """Move body ``i`` to ``t``, when it reaches wall ``w``, and bounce it there."""
+    """Move body ``i`` to ``t``, when it reaches wall ``w``, and bounce it there (`bounce`)."""
     move(b, i, t, rules.method)
     return bounce(b, i, w, rules, loaded)

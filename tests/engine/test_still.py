@@ -384,6 +384,34 @@ def test_a_ball_rattling_on_the_floor_between_two_fixed_balls_keeps_rattling(u):
     assert abs(v[0]) == pytest.approx(u, rel=1e-9) and abs(v[1]) <= 1e-9 * u
 
 
+@pytest.mark.parametrize("e", [0.5, 1.0])
+def test_balls_propped_a_hair_off_the_floor_come_to_rest_though_they_land_on_it_each_step(e):
+    """Two balls (r 0.1 m) on the floor against the side walls, a small one (r 0.05 m) on
+    the floor between them, the box 0.2 µm narrower than an exact fit: the small ball props
+    the big ones 0.2 µm up, and each step they land on the floor again, a resting contact
+    that the contact loop meets (stopped on the wall, not bounced). Nothing moves; all at
+    rest within STILL_FOR and a look. (Counted as impacts, they never came to rest.)"""
+    s = math.sqrt(0.02) - 1e-7  # (from the small ball's centre to a big one's, sideways)
+    w = World(gravity=(0.0, -G), bounds=(-s - 0.1, 0.0, s + 0.1, 1.0), restitution=e, wall_restitution=e)
+    w.add_bodies([Body("L", 1.0, 0.1, (-s, 0.1)), Body("R", 1.0, 0.1, (s, 0.1)), Body("m", 1.0, 0.05, (0.0, 0.05))])
+    run(w, still.STILL_FOR + still.EVERY)
+    assert all(at_rest(w, name) for name in ("L", "R", "m"))
+
+
+@pytest.mark.parametrize("back_to", [0.0, -30.0])
+def test_a_pile_comes_to_rest_as_soon_after_its_clock_is_set_back(back_to):
+    """A pile of 32 balls dropped for 1.2 s, its clock then set back to ``back_to`` (not an
+    edit): it stands still afresh from there, all at rest within STILL_FOR and 0.1 s, as a
+    pile that settles does (what it did before the clock was set counts for nothing, not
+    even for longer: it came to rest 0.77 s after 1.2 s on a clock not set back)."""
+    w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 1.0, 3.0), restitution=0.5, wall_restitution=0.5)
+    drop_grid(w, 32, 4, 5)
+    run(w, 1.2)
+    w.time = back_to
+    run(w, still.STILL_FOR + 0.1)
+    assert all(at_rest(w, f"p{k}") for k in range(32))
+
+
 @pytest.mark.parametrize("period", [0.5, 0.25, 0.2, 1.0])
 def test_a_small_swing_in_place_is_never_ready(period):
     """A body touching something swings in place, x = 1 + 0.4 mm sin(2 pi t / P), carried by
