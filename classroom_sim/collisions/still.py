@@ -15,16 +15,14 @@ call it sleeping), such bodies are put to rest:
   is set against what its velocity (the mean of that look's and the last's) would have
   carried it, and since the anchor before (over `STILL_FOR` to twice that) the two
   differ by at least `ADRIFT` of both added up (or both add up to less than `STATIC` of
-  its radius a `STILL_FOR`: it creeps, if it moves at all; or, in all since the anchor
-  before, where it got is at least `HELD_BACK` of that motion from where its velocity would
-  have carried it: it is held in place, pushed back now and then), and it has had no
-  impact since the last look (a collision or a bounce off a wall in the contact loop,
-  `stepping`; a resting contact is none, met there or settled at a step's end). A body that its
-  velocity carries, as in a slide (faster than that creep), a fall or a swing, is never
-  stopped; nor is one that bounces or rattles within that distance (in the air at most
-  looks, or hitting what holds it in: looked at every `EVERY`, a rattle of a few looks or
-  less shows velocities that carry it nowhere it gets, as a jitter does). (Nor one whose
-  looks are more than two `EVERY` apart: the clock was set, or the steps are that long.)
+  its radius a `STILL_FOR`: it creeps, if it moves at all), and it has had no impact since
+  the last look (a collision or a bounce off a wall in the contact loop, `stepping`; a
+  resting contact is none, met there or settled at a step's end). A body that its velocity
+  carries, as in a slide (faster than that creep), a fall or a swing, is never stopped; nor
+  is one that bounces or rattles within that distance (in the air at most looks, or hitting
+  what holds it in: looked at every `EVERY`, a rattle of a few looks or less shows
+  velocities that carry it nowhere it gets, as a jitter does). (Nor one whose looks are
+  more than two `EVERY` apart: the clock was set, or the steps are that long.)
 - An island, the bodies whose discs (`stepping`: what holds a body's motion in a step)
   overlap each other's (walls and fixed bodies join none), is put to rest when every
   one of its bodies stands still: its velocities become exactly zero, and in each step
@@ -54,8 +52,7 @@ from . import scratch
 from .walls import AT_WALL
 
 ANCHOR_X, ANCHOR_Y, SINCE, LAST_X, LAST_Y, LAST_VX, LAST_VY, LAST_T, ADRIFT_SUM, MOTION_SUM, ISLAND, \
-    ANCHORED, BEFORE_X, BEFORE_Y, ANCHORED_BEFORE, ADRIFT_BEFORE, MOTION_BEFORE, CARRIED_X, CARRIED_Y, \
-    CARRIED_BEFORE_X, CARRIED_BEFORE_Y, HIT = range(22)
+    ANCHORED, BEFORE_X, BEFORE_Y, ANCHORED_BEFORE, ADRIFT_BEFORE, MOTION_BEFORE, HIT = range(18)
 """The columns of the ``rest`` array, a row a body: where it stands still about (its
 anchor, m) and since when it stands still (s); where it was at the last look (m), its
 velocity then (m/s) and when (s); how far what it moved between looks differed from
@@ -63,11 +60,9 @@ what its velocity would have carried it, added up since the anchor was set, and 
 added up (m); its island (the number of one of its bodies) while it is at rest, else
 `AWAKE`; when the anchor was set (s: `look` sets it anew every `STILL_FOR` while the body
 stands still); of the anchor before it (the same, for the first), where it was,
-when it was set and its two sums (none for the first); where its velocity would have
-carried it in all, look by look, since the anchor, and in the time of the anchor before (m,
-a vector); and whether it has had an impact since the last look (1, else 0: `stepping`
-writes it, `look` and `_anchor` clear it)."""
-COLUMNS = 22
+when it was set and its two sums (none for the first); and whether it has had an impact
+since the last look (1, else 0: `stepping` writes it, `look` and `_anchor` clear it)."""
+COLUMNS = 18
 AWAKE = -1.0
 COUNT = 0
 """The column of the ``rest`` array's last row that holds how many bodies are at rest."""
@@ -109,21 +104,6 @@ little, their velocities carrying them (``python -m bench.piles --mixed``, seeds
 99 piles of 180 at rest and 44 ghosts with 1e-6; 122 and 22 with this). A slide at 0.5
 mm/s, or from rest under a pull of 1 mm/s², moves more (`tests/engine/test_still.py`)."""
 
-HELD_BACK = 0.2
-"""How far where a body got since the anchor before may be from where its velocity would
-have carried it (a share of its motion look by look, as `ADRIFT` adds it up) before it
-counts as standing still, if it stays within `STILL_WITHIN`: carried by its velocity (a
-slide, a fall, a swing), they agree to a few hundredths of that motion at most; held in
-place while its velocity says it moves, they do not. (A rattle or a hop whose period is a
-whole number of looks, its hits at the same place between looks each time, errs by 0.29-0.36
-of it; but its hits are impacts, and a body with one since the last look never stands
-still.) (`ADRIFT` judges look by look,
-and misses a body whose velocity carries it 0.1 mm and the separation pushes it back at
-once, every quarter of a second: about 0.36 of its motion. A group of balls wedged on a peg
-did so at 1 mm/s, for ever, ``python -m bench.piles --peg --seeds 32``. Set against where
-it got and where it was carried, added up, this put a swing or an elastic rattle to rest
-whose two both came to about nothing.)"""
-
 LOOKS = 16
 """How many times within `STILL_FOR` the bodies are looked at."""
 
@@ -163,7 +143,6 @@ def _anchor(rest, i, x, y, vx, vy, time):
     rest[i, BEFORE_X], rest[i, BEFORE_Y], rest[i, ANCHORED_BEFORE] = x, y, time
     rest[i, LAST_X], rest[i, LAST_Y], rest[i, LAST_VX], rest[i, LAST_VY], rest[i, LAST_T] = x, y, vx, vy, time
     rest[i, ADRIFT_SUM] = rest[i, MOTION_SUM] = rest[i, ADRIFT_BEFORE] = rest[i, MOTION_BEFORE] = 0.0
-    rest[i, CARRIED_X] = rest[i, CARRIED_Y] = rest[i, CARRIED_BEFORE_X] = rest[i, CARRIED_BEFORE_Y] = 0.0
     rest[i, HIT] = 0.0
 
 
@@ -253,22 +232,13 @@ def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready)
         moved_x, moved_y = x - rest[i, LAST_X], y - rest[i, LAST_Y]
         rest[i, ADRIFT_SUM] += abs(moved_x - carried_x) + abs(moved_y - carried_y)
         rest[i, MOTION_SUM] += abs(moved_x) + abs(moved_y) + abs(carried_x) + abs(carried_y)
-        rest[i, CARRIED_X] += carried_x
-        rest[i, CARRIED_Y] += carried_y
         rest[i, LAST_X], rest[i, LAST_Y], rest[i, LAST_VX], rest[i, LAST_VY], rest[i, LAST_T] = x, y, vx, vy, end
         if end - rest[i, SINCE] < STILL_FOR * (1.0 - 1e-9):
             continue
         motion = rest[i, MOTION_SUM] + rest[i, MOTION_BEFORE]
         # (the creep allowed, for the time since the anchor before: `STATIC`)
         creep = STATIC * radius[i] * max(end - rest[i, ANCHORED_BEFORE], STILL_FOR) / STILL_FOR
-        # where it got since the anchor before (e), against where its velocity would have
-        # carried it (c), set against its motion look by look: a body held in place, its
-        # velocity carrying it one way while the separation pushes it back now and then,
-        # gets nowhere (`HELD_BACK`)
-        cx = rest[i, CARRIED_X] + rest[i, CARRIED_BEFORE_X]
-        cy = rest[i, CARRIED_Y] + rest[i, CARRIED_BEFORE_Y]
-        held_back = abs(ex - cx) + abs(ey - cy) >= HELD_BACK * motion
-        if rest[i, ADRIFT_SUM] + rest[i, ADRIFT_BEFORE] >= ADRIFT * motion or motion <= creep or held_back:
+        if rest[i, ADRIFT_SUM] + rest[i, ADRIFT_BEFORE] >= ADRIFT * motion or motion <= creep:
             ready[i] = True
             some = True
             if end - rest[i, ANCHORED] >= STILL_FOR * (1.0 - 1e-9):  # (a new anchor: see `STILL_WITHIN`)
@@ -276,8 +246,7 @@ def look(pos, vel, radius, fixed, touching, near, bounds, rest, out, end, ready)
                 rest[i, ANCHORED_BEFORE] = rest[i, ANCHORED]
                 rest[i, ANCHOR_X], rest[i, ANCHOR_Y], rest[i, ANCHORED] = x, y, end
                 rest[i, ADRIFT_BEFORE], rest[i, MOTION_BEFORE] = rest[i, ADRIFT_SUM], rest[i, MOTION_SUM]
-                rest[i, CARRIED_BEFORE_X], rest[i, CARRIED_BEFORE_Y] = rest[i, CARRIED_X], rest[i, CARRIED_Y]
-                rest[i, ADRIFT_SUM] = rest[i, MOTION_SUM] = rest[i, CARRIED_X] = rest[i, CARRIED_Y] = 0.0
+                rest[i, ADRIFT_SUM] = rest[i, MOTION_SUM] = 0.0
         else:  # its velocity carries it, slowly: look at the next STILL_FOR afresh
             _anchor(rest, i, x, y, vx, vy, end)
     return some
