@@ -101,8 +101,12 @@ creep, put to rest like a jitter: under a thousandth of its radius a second, 0.1
 for a ball of 10 cm. Balls of a pile of mixed sizes, which packs into no crystal,
 kept creeping at 10-20 µm/s for ever, the contacts of each step pressing them on a
 little, their velocities carrying them (``python -m bench.piles --mixed``, seeds 5-10:
-99 piles of 180 at rest and 44 ghosts with 1e-6; 122 and 22 with this). A slide at 0.5
-mm/s, or from rest under a pull of 1 mm/s², moves more (`tests/engine/test_still.py`)."""
+99 piles of 180 at rest and 44 ghosts with 1e-6; 122 and 22 with this). For a ball of
+10 cm, a slide at 0.5 mm/s, or from rest under a pull of 1 mm/s², moves more
+(`tests/engine/test_still.py`). The limit grows with the radius: for a ball of 50 cm it is
+0.5 mm/s, and a slide from rest under 1 mm/s² that touches something is put to rest at
+0.5 s, as is a ball of that size balanced on another, nudged by a few µm (it rolls off
+too slowly at first)."""
 
 LOOKS = 16
 """How many times within `STILL_FOR` the bodies are looked at."""
