@@ -392,8 +392,8 @@ def test_a_pile_comes_to_rest_as_soon_after_its_clock_is_set_back(back_to):
 def test_a_slow_slide_out_of_an_overlap_is_never_stopped(overlap, u):
     """A ball on the floor sliding at ``u`` away from a fixed ball it was placed ``overlap``
     into (under 1% of its radius): pushed out once, it then slides on, x = x0 + u t; at 3 s
-    it has never been put to rest and still moves at ``u``, and it got at least u t from
-    where it was pushed out to. (Judged by where it got against where its velocity carried
+    it has never been put to rest, still moves at ``u``, and is u t on from where it was
+    pushed out to. (Judged by where it got against where its velocity carried
     it in all, the push-out, with no velocity, stopped it at 0.5 s.)"""
     r = 0.1
     w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 4.0, 2.0), restitution=0.5, wall_restitution=0.5)
