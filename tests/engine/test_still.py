@@ -35,11 +35,11 @@ def at_rest(w, name):
     return len(w._rest) > 0 and w._rest[w._index[name], still.ISLAND] != still.AWAKE
 
 
-def ever_at_rest(w, name, seconds):
-    """Step ``w`` for ``seconds``: whether body ``name`` was at rest after any step."""
+def ever_at_rest(w, name, seconds, dt=DT):
+    """Step ``w`` for ``seconds``, ``dt`` at a time: whether body ``name`` was at rest after any step."""
     ever = False
-    for _ in range(int(round(seconds / DT))):
-        w.step(DT)
+    for _ in range(int(round(seconds / dt))):
+        w.step(dt)
         ever |= at_rest(w, name)
     return ever
 
@@ -414,11 +414,7 @@ def test_a_slow_slide_that_lands_on_the_floor_from_a_hair_above_is_never_stopped
     r, u, dt = 0.1, 5e-4, 1 / 60
     w = World(gravity=(0.0, -G), bounds=(0.0, 0.0, 4.0, 2.0), restitution=e, wall_restitution=e)
     w.add_body(Body("b", 1.0, r, (2.0, r + 2e-4), (u, 0.0)))
-    ever = False
-    for _ in range(int(round(3.0 / dt))):
-        w.step(dt)
-        ever |= at_rest(w, "b")
-    assert not ever
+    assert not ever_at_rest(w, "b", 3.0, dt)
     assert w.body("b").position[0] - 2.0 == pytest.approx(u * w.time, rel=1e-9)
 
 
